@@ -1,1 +1,64 @@
+//! The four deterministic data-validation checks of `mcp-validation-server`.
+//!
+//! Every check takes its arguments as one JSON object (the same object an MCP
+//! client sends as a tool call's `arguments`) and returns one JSON envelope:
+//! `tool`, `ok`, `verdict`, `finding_count`, `findings`, `guidance`, then the
+//! check's own fields. The output is identical, key order and number types
+//! included, to what the Python reference server 0.1.0 returns as
+//! `structuredContent`.
+//!
+//! A failing dataset is a result (`ok: false`), never an error. Only a malformed
+//! call returns [`ToolError`].
+
+pub mod error;
 pub mod py;
+
+pub use error::{ErrorCode, ToolError};
+
+use serde_json::Value;
+
+/// The names of the four checks, in the order the reference lists them.
+pub const TOOL_NAMES: [&str; 4] = ["validate_rows", "reconcile", "count_distinct", "duplicate_report"];
+
+/// Run the check called `name` on `args` (a JSON object of its arguments).
+pub fn call_tool(name: &str, args: &Value) -> Result<Value, ToolError> {
+    match name {
+        "validate_rows" => validate_rows(args),
+        "reconcile" => reconcile(args),
+        "count_distinct" => count_distinct(args),
+        "duplicate_report" => duplicate_report(args),
+        other => Err(ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool: {other}"))),
+    }
+}
+
+/// Like [`call_tool`], with the arguments as JSON text and the result serialised.
+pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError> {
+    let args: Value = serde_json::from_slice(args_json).map_err(|err| {
+        ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}"))
+    })?;
+    call_tool(name, &args).map(|result| result.to_string())
+}
+
+/// `validate_rows`: apply a column contract; every row is accepted or quarantined.
+pub fn validate_rows(args: &Value) -> Result<Value, ToolError> {
+    let _ = args;
+    Err(ToolError::new(ErrorCode::UnknownTool, "validate_rows is not implemented yet"))
+}
+
+/// `reconcile`: check opening + movements = closing and explain the variance.
+pub fn reconcile(args: &Value) -> Result<Value, ToolError> {
+    let _ = args;
+    Err(ToolError::new(ErrorCode::UnknownTool, "reconcile is not implemented yet"))
+}
+
+/// `count_distinct`: distinct entities on a stable key versus rows.
+pub fn count_distinct(args: &Value) -> Result<Value, ToolError> {
+    let _ = args;
+    Err(ToolError::new(ErrorCode::UnknownTool, "count_distinct is not implemented yet"))
+}
+
+/// `duplicate_report`: suspected duplicate groups for human review; never merges.
+pub fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
+    let _ = args;
+    Err(ToolError::new(ErrorCode::UnknownTool, "duplicate_report is not implemented yet"))
+}
