@@ -6,3 +6,4 @@
 
 pub mod difflib;
 pub mod isodate;
+pub(crate) mod value;
