@@ -54,9 +54,12 @@ fn to_number(value: &Value) -> Result<Cell, TypeProblem> {
 /// Python's `int(x)` for a whole float. Beyond 64 bits the value stays a float
 /// (a documented deviation: JSON numbers here are at most 64-bit integers).
 fn whole_float_to_int(x: f64) -> Cell {
-    if x >= -9.223_372_036_854_775_808e18 && x < 9.223_372_036_854_775_808e18 {
+    // 2^63 and 2^64 are exact as floats; the ranges are half-open.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    const TWO_64: f64 = 18_446_744_073_709_551_616.0;
+    if (-TWO_63..TWO_63).contains(&x) {
         Cell::Json(Value::from(x as i64))
-    } else if x >= 0.0 && x < 1.844_674_407_370_955_2e19 {
+    } else if (0.0..TWO_64).contains(&x) {
         Cell::Json(Value::from(x as u64))
     } else {
         Cell::float(x)

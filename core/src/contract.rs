@@ -140,7 +140,7 @@ impl Field {
     }
 }
 
-fn contract_error(message: String) -> ToolError {
+fn contract_error(message: &str) -> ToolError {
     ToolError::for_argument(ErrorCode::InvalidContract, "columns", format!("{message}  {CONTRACT_HELP}"))
 }
 
@@ -157,8 +157,7 @@ pub(crate) fn parse_columns(specs: &[Value]) -> Result<Vec<Field>, ToolError> {
     if specs.is_empty() {
         return Err(contract_error(
             "the \"columns\" argument is empty \u{2014} a contract with no columns would accept every row \
-unchecked. Supply at least one column, or do not call this tool."
-                .into(),
+unchecked. Supply at least one column, or do not call this tool.",
         ));
     }
     let fields = specs.iter().enumerate().map(|(index, spec)| parse_column_spec(spec, index)).collect::<Result<Vec<_>, _>>()?;
@@ -172,7 +171,7 @@ unchecked. Supply at least one column, or do not call this tool."
     }
     if !duplicates.is_empty() {
         duplicates.sort_unstable();
-        return Err(contract_error(format!(
+        return Err(contract_error(&format!(
             "duplicate column name(s) in the contract: {}. Each column may appear once; combine its rules into a single entry.",
             duplicates.join(", ")
         )));
@@ -183,7 +182,7 @@ unchecked. Supply at least one column, or do not call this tool."
 fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
     let number = index + 1;
     let Value::Object(spec) = spec else {
-        return Err(contract_error(format!(
+        return Err(contract_error(&format!(
             "column #{number} must be an object like {{\"name\": \"amount\", \"type\": \"number\", \"min\": 0}}, got {}",
             repr::type_name(spec)
         )));
@@ -193,7 +192,7 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
     if !unknown.is_empty() {
         unknown.sort_unstable();
         let listed = unknown.iter().map(|key| repr::repr_str(key)).collect::<Vec<_>>().join(", ");
-        return Err(contract_error(format!(
+        return Err(contract_error(&format!(
             "column #{number}: unknown key(s) {listed}. Supported keys: {}",
             SPEC_KEYS.join(", ")
         )));
@@ -201,13 +200,13 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
 
     let name = match spec.get("name") {
         Some(Value::String(name)) if !text::strip(name).is_empty() => text::strip(name).to_owned(),
-        _ => return Err(contract_error(format!("column #{number} needs a non-empty \"name\" string"))),
+        _ => return Err(contract_error(&format!("column #{number} needs a non-empty \"name\" string"))),
     };
 
     let type_value = spec.get("type").cloned().unwrap_or_else(|| "any".into());
     let Some(column_type) = ColumnType::from_value(&type_value) else {
         let supported = ColumnType::ALL.map(ColumnType::name).join(", ");
-        return Err(contract_error(format!(
+        return Err(contract_error(&format!(
             "column \"{name}\": unknown type {}. Supported types: {supported}",
             repr::repr(&type_value)
         )));
@@ -218,7 +217,7 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
         Some("quarantine") => true,
         Some("flag") => false,
         _ => {
-            return Err(contract_error(format!(
+            return Err(contract_error(&format!(
                 "column \"{name}\": on_fail must be one of quarantine, flag, got {}",
                 repr::repr(&on_fail)
             )))
@@ -229,17 +228,24 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
         match spec.get(key) {
             None => Ok(false),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(contract_error(format!("column \"{name}\": \"{key}\" must be true or false"))),
+            Some(_) => Err(contract_error(&format!("column \"{name}\": \"{key}\" must be true or false"))),
         }
     };
     let required = flag("required")?;
     let not_blank = flag("not_blank")?;
+    let rules = parse_rules(spec, &name, not_blank)?;
+    let description = spec.get("description").map(repr::str_of).unwrap_or_default();
+    Ok(Field { name, required, column_type, rules, quarantines, description })
+}
 
+/// The value rules of one spec, in the order they run: min, max, range,
+/// pattern, allowed, `not_blank`.
+fn parse_rules(spec: &Map<String, Value>, name: &str, not_blank: bool) -> Result<Vec<Rule>, ToolError> {
     let mut rules = Vec::new();
     for key in ["min", "max"] {
         if let Some(bound) = spec.get(key) {
             let Some(value) = bound_number(bound) else {
-                return Err(contract_error(format!(
+                return Err(contract_error(&format!(
                     "column \"{name}\": \"{key}\" must be a number, got {}",
                     repr::repr(bound)
                 )));
@@ -254,13 +260,13 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
             _ => None,
         };
         let Some((low, high)) = pair else {
-            return Err(contract_error(format!(
+            return Err(contract_error(&format!(
                 "column \"{name}\": \"range\" must be a two-number array like [0, 100], got {}",
                 repr::repr(bounds)
             )));
         };
         if low > high {
-            return Err(contract_error(format!(
+            return Err(contract_error(&format!(
                 "column \"{name}\": \"range\" low bound {} is above the high bound {}",
                 format_g(low),
                 format_g(high)
@@ -271,13 +277,13 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
 
     if let Some(source) = spec.get("pattern") {
         let Value::String(source) = source else {
-            return Err(contract_error(format!(
+            return Err(contract_error(&format!(
                 "column \"{name}\": \"pattern\" must be a string, got {}",
                 repr::repr(source)
             )));
         };
         let regex = pattern::compile_fullmatch(source).map_err(|err| {
-            contract_error(match err {
+            contract_error(&match err {
                 PatternError::Invalid(detail) => format!(
                     "column \"{name}\": \"pattern\" is not a valid regular expression ({detail}): {}",
                     repr::repr_str(source)
@@ -296,7 +302,7 @@ linear time, so look-around, back-references, atomic groups and possessive quant
         match allowed {
             Value::Array(items) if !items.is_empty() => rules.push(Rule::OneOf(items.clone())),
             _ => {
-                return Err(contract_error(format!(
+                return Err(contract_error(&format!(
                     "column \"{name}\": \"allowed\" must be a non-empty array, got {}",
                     repr::repr(allowed)
                 )))
@@ -307,7 +313,5 @@ linear time, so look-around, back-references, atomic groups and possessive quant
     if not_blank {
         rules.push(Rule::NotBlank);
     }
-
-    let description = spec.get("description").map(repr::str_of).unwrap_or_default();
-    Ok(Field { name, required, column_type, rules, quarantines, description })
+    Ok(rules)
 }

@@ -22,7 +22,7 @@ use crate::py::{difflib, text};
 const MAX_MEMBERS_PER_GROUP: usize = 20;
 
 struct Group<'r, 'a> {
-    group_id: String,
+    id: String,
     kind: &'static str,
     reason: String,
     members: Vec<&'r KeyedRow<'a>>,
@@ -39,7 +39,7 @@ impl Group<'_, '_> {
 
     fn to_json(&self) -> Value {
         let mut out = object([
-            ("group_id", self.group_id.clone().into()),
+            ("group_id", self.id.clone().into()),
             ("kind", self.kind.into()),
             ("reason", self.reason.clone().into()),
             ("size", self.size().into()),
@@ -82,7 +82,7 @@ impl<'r, 'a> GroupBook<'r, 'a> {
         keys.sort_unstable();
         self.reported_key_sets.push(keys.iter().cloned().collect());
         self.groups.push(Group {
-            group_id: format!("DUP-{:03}", self.groups.len() + 1),
+            id: format!("DUP-{:03}", self.groups.len() + 1),
             kind,
             reason,
             omitted_members: members.len() - listed.len(),

@@ -97,6 +97,7 @@ fn get_either<'a>(map: &'a Map<String, Value>, first: &str, second: &str) -> Opt
 }
 
 /// Read one movement, or say why it cannot be read.
+#[allow(clippy::result_large_err)] // a Finding is the answer here, built once per bad movement
 fn parse_movement(raw: &Value, index: usize) -> Result<Movement, Finding> {
     let locator = Locator::movement(index);
     let Value::Object(map) = raw else {

@@ -82,9 +82,8 @@ fn check_case(case: &Value) -> Result<(), String> {
         };
     }
     let expected_error = case.get("expected_error").ok_or("case has neither expected nor expected_error")?;
-    let err = match outcome {
-        Ok(_) => return Err(format!("expected an error ({expected_error}), got a result")),
-        Err(err) => err,
+    let Err(err) = outcome else {
+        return Err(format!("expected an error ({expected_error}), got a result"));
     };
     match expected_error["kind"].as_str() {
         Some("tool_error") => {

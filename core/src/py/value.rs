@@ -101,11 +101,6 @@ pub(crate) fn is_blank(value: &Value) -> bool {
     }
 }
 
-/// True for a Python `int` (bools excluded): a JSON number without fraction or exponent.
-pub(crate) fn is_int(number: &Number) -> bool {
-    number.is_i64() || number.is_u64()
-}
-
 /// A JSON number's value as Python's `float(number)` gives it.
 pub(crate) fn number_to_f64(number: &Number) -> f64 {
     if let Some(i) = number.as_i64() {
