@@ -49,8 +49,12 @@ fn translate(source: &str) -> Result<String, PatternError> {
     let mut i = 0;
     let mut in_class = false;
     let mut class_start = 0;
+    let mut only_global_flags_before = true;
     while i < chars.len() {
         let c = chars[i];
+        if c != '(' {
+            only_global_flags_before = false;
+        }
         match c {
             '\\' => {
                 let Some(&next) = chars.get(i + 1) else {
@@ -64,6 +68,13 @@ fn translate(source: &str) -> Result<String, PatternError> {
                 }
                 match next {
                     'Z' if !in_class => out.push_str(r"\z"),
+                    // Python's word and space classes differ from the crate's Unicode ones:
+                    // \w is letters, numbers and `_` (no combining marks); \s adds \x1c-\x1f.
+                    // Nested classes keep these valid inside brackets too.
+                    'w' => out.push_str(r"[\p{L}\p{N}_]"),
+                    'W' => out.push_str(r"[^\p{L}\p{N}_]"),
+                    's' => out.push_str(r"[\s\x1c-\x1f]"),
+                    'S' => out.push_str(r"[^\s\x1c-\x1f]"),
                     'N' => return Err(PatternError::Unsupported(r"a named character escape (\N{...})")),
                     _ => {
                         out.push('\\');
@@ -98,7 +109,19 @@ fn translate(source: &str) -> Result<String, PatternError> {
                 out.push(c);
             }
             '(' if !in_class && chars.get(i + 1) == Some(&'?') => {
+                if let Some(end) = global_flags_end(&chars, i) {
+                    // Python allows `(?i)`-style global flags only at the very start.
+                    if !only_global_flags_before {
+                        return Err(PatternError::Invalid(format!(
+                            "global flags not at the start of the expression at position {i}"
+                        )));
+                    }
+                    out.extend(&chars[i..=end]);
+                    i = end + 1;
+                    continue;
+                }
                 i = translate_group_opening(&chars, i, &mut out)?;
+                only_global_flags_before = false;
                 continue;
             }
             '{' if !in_class => {
@@ -154,6 +177,16 @@ fn translate_group_opening(chars: &[char], i: usize, out: &mut String) -> Result
     Ok(i + 2)
 }
 
+/// If `(` at `start` opens a global-flags group like `(?im)` (flags and no
+/// colon), the index of its `)`.
+fn global_flags_end(chars: &[char], start: usize) -> Option<usize> {
+    let mut end = start + 2;
+    while chars.get(end).is_some_and(|c| "aiLmsux".contains(*c)) {
+        end += 1;
+    }
+    (end > start + 2 && chars.get(end) == Some(&')')).then_some(end)
+}
+
 /// If a `{` at `start` opens a Python repetition (`{n}`, `{n,}`, `{,m}`,
 /// `{n,m}`), the index of its `}`; otherwise Python reads `{` literally.
 fn quantifier_end(chars: &[char], start: usize) -> Option<usize> {
@@ -201,6 +234,27 @@ mod tests {
         assert!(full("[]a]", "]"));
         assert!(full("[^]a]", "b"));
         assert!(full("[a&&b]", "&"));
+    }
+
+    #[test]
+    fn python_character_classes_keep_their_meaning() {
+        // CPython 3.11: re.fullmatch(r"\w+", "e\u0301") is None (a combining mark is not a word
+        // character), re.fullmatch(r"\w+", "naïve_1") matches, re.fullmatch(r"\s", "\x1f") matches.
+        assert!(!full(r"\w+", "e\u{301}"));
+        assert!(full(r"\w+", "naïve_1"));
+        assert!(full(r"[\w-]+", "a-b"));
+        assert!(full(r"\s", "\x1f"));
+        assert!(full(r"\S+", "ab"));
+        assert!(!full(r"\W", "a"));
+    }
+
+    #[test]
+    fn global_flags_must_lead() {
+        // CPython 3.11 accepts "(?i)(?s)ab" and rejects "(?i)ab(?s)" and "a(?i)b".
+        assert!(full("(?i)(?s)ab", "AB"));
+        assert!(matches!(compile_fullmatch("(?i)ab(?s)"), Err(PatternError::Invalid(_))));
+        assert!(matches!(compile_fullmatch("a(?i)b"), Err(PatternError::Invalid(_))));
+        assert!(full("a(?i:b)", "aB"));
     }
 
     #[test]
