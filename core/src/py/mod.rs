@@ -3,3 +3,11 @@
 //! The reference server is written in Python, and its messages and values carry
 //! Python's formatting, parsing and string rules. Each submodule reproduces one
 //! of them exactly, so the checks can be written as plain Rust on top.
+
+pub mod format;
+pub mod number;
+pub mod repr;
+pub mod text;
+mod unicode_tables;
+#[cfg(test)]
+mod differential_tests;
