@@ -5,5 +5,12 @@
 //! of them exactly, so the checks can be written as plain Rust on top.
 
 pub mod difflib;
+pub mod format;
 pub mod isodate;
+pub mod number;
+pub mod repr;
+pub mod text;
+mod unicode_tables;
 pub(crate) mod value;
+#[cfg(test)]
+mod differential_tests;
