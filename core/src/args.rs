@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{ErrorCode, ToolError};
 use crate::py::repr;
+use crate::source::RowSource;
 
 /// The arguments of one call, after JSON text has been pre-parsed.
 pub(crate) struct ArgReader<'a> {
@@ -69,11 +70,8 @@ impl<'a> ArgReader<'a> {
     }
 
     fn wrong(&mut self, name: &str, expected: &str, got: &Value) {
-        let message = format!(
-            "argument \"{name}\" must be {expected}, got {} {}",
-            repr::type_name(got),
-            clipped_repr(got)
-        );
+        let message =
+            format!("argument \"{name}\" must be {expected}, got {} {}", repr::type_name(got), clipped_repr(got));
         self.problem(name, message);
     }
 
@@ -194,6 +192,58 @@ impl<'a> ArgReader<'a> {
             Some(other) => {
                 self.wrong(name, "an array of strings or null", &other);
                 None
+            }
+        }
+    }
+
+    /// An optional list cap (`max_listed`): a non-negative integer, or absent/null for none.
+    pub(crate) fn optional_cap(&mut self, name: &str) -> Option<usize> {
+        match self.raw(name, false).cloned() {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) if n.as_u64().is_some() => {
+                Some(usize::try_from(n.as_u64().unwrap_or(u64::MAX)).unwrap_or(usize::MAX))
+            }
+            Some(other) => {
+                self.wrong(name, "a non-negative integer or null", &other);
+                None
+            }
+        }
+    }
+
+    /// The data of a row-taking check: exactly one of `rows` (an array) or
+    /// `csv` (text with a header row). A `path` is resolved by the MCP host,
+    /// which replaces it with one of these before the call reaches the core.
+    pub(crate) fn row_source(&mut self) -> RowSource {
+        let given: Vec<&str> =
+            ["rows", "csv", "path"].into_iter().filter(|name| self.args.contains_key(*name)).collect();
+        match given.as_slice() {
+            ["csv"] => match self.raw("csv", true).cloned() {
+                Some(Value::String(text)) => RowSource::Csv(text),
+                other => {
+                    self.wrong("csv", "a string of CSV text with a header row", &other.unwrap_or(Value::Null));
+                    RowSource::Rows(Vec::new())
+                }
+            },
+            ["path"] => {
+                self.problem(
+                    "path",
+                    "argument \"path\" names a file, and files are read only by the MCP server started with \
+--data-root; pass the data as \"rows\" or \"csv\" instead"
+                        .into(),
+                );
+                RowSource::Rows(Vec::new())
+            }
+            // No data argument at all is reported as a missing "rows", as the reference does.
+            [] | ["rows"] => RowSource::Rows(self.list("rows")),
+            _ => {
+                let named = given.iter().map(|name| format!("\"{name}\"")).collect::<Vec<_>>().join(", ");
+                self.problem(
+                    given[0],
+                    format!(
+                        "give the data exactly once, as one of \"rows\", \"csv\" or \"path\"; this call gives {named}"
+                    ),
+                );
+                RowSource::Rows(Vec::new())
             }
         }
     }

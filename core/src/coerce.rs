@@ -120,4 +120,3 @@ fn to_date(value: &Value) -> Result<Cell, TypeProblem> {
     }
     problem("not_a_date", format!("{} is not an ISO-8601 date (expected YYYY-MM-DD)", repr::repr(value)))
 }
-

@@ -160,7 +160,8 @@ pub(crate) fn parse_columns(specs: &[Value]) -> Result<Vec<Field>, ToolError> {
 unchecked. Supply at least one column, or do not call this tool.",
         ));
     }
-    let fields = specs.iter().enumerate().map(|(index, spec)| parse_column_spec(spec, index)).collect::<Result<Vec<_>, _>>()?;
+    let fields =
+        specs.iter().enumerate().map(|(index, spec)| parse_column_spec(spec, index)).collect::<Result<Vec<_>, _>>()?;
 
     let mut duplicates: Vec<&str> = Vec::new();
     for (position, field) in fields.iter().enumerate() {

@@ -3,19 +3,68 @@
 
 use serde_json::Value;
 
+use crate::abridge::Abridgement;
 use crate::args::ArgReader;
-use crate::entities::{group_by_key, read_rows};
+use crate::entities::{group_by_key, read_rows, KeyedRow};
 use crate::error::{ErrorCode, ToolError};
-use crate::findings::{envelope, object, verdict, Finding, Locator, Severity};
+use crate::findings::{abridged_envelope, object, verdict, Finding, Severity};
 use crate::py::repr::repr_str;
 use crate::py::text;
+use crate::source::cap_vec;
+
+/// One `repeated_key` finding per key on more than one row, in order of first appearance.
+fn repeated_key_findings(groups: &[(&str, Vec<&KeyedRow>)], key: &str) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    for (group_key, items) in groups.iter().filter(|(_, items)| items.len() > 1) {
+        let numbers = items.iter().map(|item| (item.index + 1).to_string()).collect::<Vec<_>>().join(", ");
+        findings.push(
+            Finding::new(
+                "repeated_key",
+                Severity::Info,
+                format!("key {} appears on {} rows (row numbers {numbers})", repr_str(group_key), items.len()),
+            )
+            .at(items[0].locator(Some(key)))
+            .with_value(Some(items.len().into()))
+            .expecting(1)
+            .guide(
+                "Expected for a transaction table, a problem for an entity table \u{2014} the tool cannot know which \
+this is, so it reports the count rather than silently collapsing the rows.",
+            ),
+        );
+    }
+
+    findings
+}
+
+/// The `repeated_keys` entries, each with its row indexes (capped too: a key
+/// on a million rows would otherwise list a million indexes).
+fn repeated_keys_json(repeated: &[(&str, &Vec<&KeyedRow>)], cap: Option<usize>) -> Value {
+    repeated
+        .iter()
+        .map(|(k, items)| {
+            let mut entry = object([
+                ("key", (*k).into()),
+                ("count", items.len().into()),
+                (
+                    "row_indexes",
+                    items.iter().take(cap.unwrap_or(usize::MAX)).map(|item| Value::from(item.index)).collect(),
+                ),
+            ]);
+            if let Some(omitted) = cap.map(|cap| items.len().saturating_sub(cap)).filter(|n| *n > 0) {
+                entry.insert("row_indexes_omitted".into(), omitted.into());
+            }
+            Value::Object(entry)
+        })
+        .collect()
+}
 
 /// The `count_distinct` tool.
 pub(crate) fn count_distinct(args: &Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
-    let rows = reader.list("rows");
+    let source = reader.row_source();
     let key = reader.string("key");
     let case_sensitive = reader.bool_or("case_sensitive", false);
+    let cap = reader.optional_cap("max_listed");
     reader.finish()?;
 
     if text::strip(&key).is_empty() {
@@ -30,31 +79,11 @@ count_distinct(rows, key=\"customer_id\")",
         ));
     }
 
-    let read = read_rows(&rows, &key, case_sensitive);
+    let (rows, lines) = source.materialise()?;
+    let read = read_rows(&rows, &lines, &key, case_sensitive);
     let groups = group_by_key(&read.keyed);
     let mut findings = read.findings.clone();
-    for (group_key, items) in groups.iter().filter(|(_, items)| items.len() > 1) {
-        let numbers = items.iter().map(|item| (item.index + 1).to_string()).collect::<Vec<_>>().join(", ");
-        findings.push(
-            Finding::new(
-                "repeated_key",
-                Severity::Info,
-                format!("key {} appears on {} rows (row numbers {numbers})", repr_str(group_key), items.len()),
-            )
-            .at(Locator {
-                row_index: Some(items[0].index),
-                row_key: Some((*group_key).to_owned()),
-                column: Some(key.clone()),
-                ..Locator::default()
-            })
-            .with_value(Some(items.len().into()))
-            .expecting(1)
-            .guide(
-                "Expected for a transaction table, a problem for an entity table \u{2014} the tool cannot know which \
-this is, so it reports the count rather than silently collapsing the rows.",
-            ),
-        );
-    }
+    findings.extend(repeated_key_findings(&groups, &key));
 
     let row_count = read.total;
     let distinct = groups.len();
@@ -87,6 +116,19 @@ table (where that is expected) or an entity table (where it is not).",
         groups.iter().filter(|(_, items)| items.len() > 1).map(|(k, items)| (*k, items)).collect();
     repeated.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(b.0)));
 
+    let mut abridgement = Abridgement::new(cap);
+    let mut blank_rows: Vec<Value> = read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect();
+    abridgement.note("blank_key_rows", cap_vec(&mut blank_rows, cap));
+    abridgement.note("repeated_keys", cap_vec(&mut repeated, cap));
+    if let Some(cap) = cap {
+        let indexes_omitted = repeated.iter().map(|(_, items)| items.len().saturating_sub(cap)).sum();
+        abridgement.mention("row_indexes", indexes_omitted);
+    }
+    let findings_omitted = cap_vec(&mut findings, cap);
+    if let Some(finding) = abridgement.finding(findings_omitted, row_count) {
+        findings.push(finding);
+    }
+
     let payload = object([
         ("stable_key", key.clone().into()),
         ("row_count", row_count.into()),
@@ -101,21 +143,11 @@ table (where that is expected) or an entity table (where it is not).",
         ),
         ("rows_with_a_key", read.keyed.len().into()),
         ("rows_with_blank_key", from_blank.into()),
-        ("blank_key_rows", read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect()),
-        (
-            "repeated_keys",
-            repeated
-                .iter()
-                .map(|(k, items)| {
-                    Value::Object(object([
-                        ("key", (*k).into()),
-                        ("count", items.len().into()),
-                        ("row_indexes", items.iter().map(|item| Value::from(item.index)).collect()),
-                    ]))
-                })
-                .collect(),
-        ),
+        ("blank_key_rows", Value::Array(blank_rows)),
+        ("repeated_keys", repeated_keys_json(&repeated, cap)),
     ]);
+    let payload = abridgement.annotate(payload);
     let verdict = if difference == 0 { verdict::CLEAN } else { verdict::REVIEW_REQUIRED };
-    Ok(envelope("count_distinct", difference == 0 && row_count > 0, verdict, &findings, guidance, payload))
+    let ok = difference == 0 && row_count > 0;
+    Ok(abridged_envelope("count_distinct", ok, verdict, &findings, findings_omitted, guidance, payload))
 }

@@ -10,13 +10,15 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Map, Value};
 
+use crate::abridge::Abridgement;
 use crate::args::ArgReader;
 use crate::entities::{group_by_key, normalise_key, read_rows, KeyedRow};
 use crate::error::{ErrorCode, ToolError};
-use crate::findings::{envelope, object, verdict, Finding, Locator, Severity};
+use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity};
 use crate::py::format::{format_2f, format_g, round_to};
 use crate::py::repr::{repr, repr_str};
 use crate::py::{difflib, text};
+use crate::source::{cap_vec, RowSource};
 
 /// Members listed per group; the rest are counted in `members_omitted`.
 const MAX_MEMBERS_PER_GROUP: usize = 20;
@@ -64,6 +66,8 @@ impl Group<'_, '_> {
 /// have been reported so one set of rows is not reported twice under two kinds.
 struct GroupBook<'r, 'a> {
     groups: Vec<Group<'r, 'a>>,
+    /// Members listed per group: the reference's 20, or fewer under `max_listed`.
+    members_cap: usize,
     reported_key_sets: Vec<HashSet<String>>,
 }
 
@@ -76,9 +80,8 @@ impl<'r, 'a> GroupBook<'r, 'a> {
         review_question: String,
         similarity: Option<f64>,
     ) {
-        let listed: Vec<_> = members.iter().take(MAX_MEMBERS_PER_GROUP).copied().collect();
-        let mut keys: Vec<String> =
-            members.iter().map(|m| m.key.clone()).collect::<HashSet<_>>().into_iter().collect();
+        let listed: Vec<_> = members.iter().take(self.members_cap).copied().collect();
+        let mut keys: Vec<String> = members.iter().map(|m| m.key.clone()).collect::<HashSet<_>>().into_iter().collect();
         keys.sort_unstable();
         self.reported_key_sets.push(keys.iter().cloned().collect());
         self.groups.push(Group {
@@ -107,12 +110,7 @@ fn sorted_keys(members: &[&KeyedRow]) -> Vec<String> {
 }
 
 fn key_locator(member: &KeyedRow, column: &str) -> Locator {
-    Locator {
-        row_index: Some(member.index),
-        row_key: Some(member.key.clone()),
-        column: Some(column.to_owned()),
-        ..Locator::default()
-    }
+    member.locator(Some(column))
 }
 
 fn render_signature(fields: &[String], token: &[String]) -> String {
@@ -126,13 +124,27 @@ struct Request {
     threshold: Option<f64>,
     case_sensitive: bool,
     max_groups: usize,
+    /// `max_listed`: a cap on every list in the result.
+    cap: Option<usize>,
+}
+
+impl Report<'_, '_> {
+    /// Every group found, listed or not.
+    fn group_count(&self) -> usize {
+        self.groups.len() + self.groups_over_max_groups + self.groups_over_cap
+    }
 }
 
 struct Report<'r, 'a> {
     rows_in: usize,
     distinct_keys: usize,
     groups: Vec<Group<'r, 'a>>,
-    groups_omitted: usize,
+    /// Groups beyond `max_groups` (the reference's cap).
+    groups_over_max_groups: usize,
+    /// Further groups within `max_groups` left out by `max_listed`.
+    groups_over_cap: usize,
+    /// Rows in every group within `max_groups`, listed or not.
+    rows_in_groups: usize,
     findings: Vec<Finding>,
 }
 
@@ -197,7 +209,10 @@ fn signature_groups<'r, 'a>(
             "same_signature",
             format!("{count} different keys share the signature {rendered}"),
             items,
-            format!("Do these {count} keys ({}) refer to one entity that was registered more than once?", keys.join(", ")),
+            format!(
+                "Do these {count} keys ({}) refer to one entity that was registered more than once?",
+                keys.join(", ")
+            ),
             None,
         );
         findings.push(
@@ -271,13 +286,17 @@ fn near_match_groups<'r, 'a>(
             Some(cluster.score),
         );
         findings.push(
-            Finding::new("near_match", Severity::Warning, format!("{count} different keys are similar ({score}) on {rendered}"))
-                .at(key_locator(cluster.members[0], column))
-                .with_value(Some(sorted_keys(&cluster.members).into_iter().map(Value::from).collect()))
-                .guide(
-                    "A suspicion produced by string similarity, not a decision. Nothing was merged. Similarity is \
+            Finding::new(
+                "near_match",
+                Severity::Warning,
+                format!("{count} different keys are similar ({score}) on {rendered}"),
+            )
+            .at(key_locator(cluster.members[0], column))
+            .with_value(Some(sorted_keys(&cluster.members).into_iter().map(Value::from).collect()))
+            .guide(
+                "A suspicion produced by string similarity, not a decision. Nothing was merged. Similarity is \
 symmetric and computed with difflib.SequenceMatcher.",
-                ),
+            ),
         );
     }
 }
@@ -288,14 +307,17 @@ fn find_groups<'r, 'a>(read: &'r crate::entities::ReadRows<'a>, request: &Reques
     for (key, items) in group_by_key(&read.keyed) {
         by_key.insert(key, items);
     }
-    let mut book = GroupBook { groups: Vec::new(), reported_key_sets: Vec::new() };
+    let members_cap = request.cap.map_or(MAX_MEMBERS_PER_GROUP, |cap| cap.min(MAX_MEMBERS_PER_GROUP));
+    let mut book = GroupBook { groups: Vec::new(), members_cap, reported_key_sets: Vec::new() };
     same_key_groups(&by_key, &request.key, &mut book, &mut findings);
 
     if let Some(fields) = request.match_fields.as_deref().filter(|fields| !fields.is_empty()) {
         // One row per key (its first), in sorted key order, with its signature.
         let candidates: Vec<(&KeyedRow, Vec<String>)> = by_key
             .values()
-            .filter_map(|items| signature_of(items[0].row, fields, request.case_sensitive).map(|token| (items[0], token)))
+            .filter_map(|items| {
+                signature_of(items[0].row, fields, request.case_sensitive).map(|token| (items[0], token))
+            })
             .collect();
         signature_groups(&candidates, fields, &request.key, &mut book, &mut findings);
         if let Some(threshold) = request.threshold {
@@ -304,9 +326,19 @@ fn find_groups<'r, 'a>(read: &'r crate::entities::ReadRows<'a>, request: &Reques
     }
 
     let mut groups = book.groups;
-    let groups_omitted = groups.len().saturating_sub(request.max_groups);
+    let groups_over_max_groups = groups.len().saturating_sub(request.max_groups);
     groups.truncate(request.max_groups);
-    Report { rows_in: read.total, distinct_keys: by_key.len(), groups, groups_omitted, findings }
+    let rows_in_groups = groups.iter().map(Group::size).sum();
+    let groups_over_cap = cap_vec(&mut groups, request.cap);
+    Report {
+        rows_in: read.total,
+        distinct_keys: by_key.len(),
+        groups,
+        groups_over_max_groups,
+        groups_over_cap,
+        rows_in_groups,
+        findings,
+    }
 }
 
 fn argument_error(argument: &str, message: String) -> ToolError {
@@ -314,14 +346,15 @@ fn argument_error(argument: &str, message: String) -> ToolError {
 }
 
 /// Read and check the arguments, in the reference's order.
-fn request(args: &Value) -> Result<(Vec<Value>, Request, String), ToolError> {
+fn request(args: &Value) -> Result<(RowSource, Request, String), ToolError> {
     let mut reader = ArgReader::new(args)?;
-    let rows = reader.list("rows");
+    let source = reader.row_source();
     let key = reader.string("key");
     let match_fields = reader.optional_string_list("match_fields");
     let threshold = reader.optional_float("similarity_threshold");
     let case_sensitive = reader.bool_or("case_sensitive", false);
     let max_groups = reader.int_or("max_groups", 50);
+    let cap = reader.optional_cap("max_listed");
     reader.finish()?;
 
     if text::strip(&key).is_empty() {
@@ -365,12 +398,13 @@ duplicate_report(rows, key=\"customer_id\")",
         threshold,
         case_sensitive,
         max_groups: usize::try_from(max_groups.max(0)).unwrap_or(usize::MAX),
+        cap,
     };
-    Ok((rows, request, key))
+    Ok((source, request, key))
 }
 
 fn guidance(report: &Report, request: &Request, given_key: &str) -> String {
-    let group_count = report.groups.len() + report.groups_omitted;
+    let group_count = report.group_count();
     if report.rows_in == 0 {
         return "No rows were supplied, so nothing was checked. This is not evidence of clean data.".into();
     }
@@ -404,22 +438,27 @@ report a deduplicated count as if the merge had happened.",
 
 /// The `duplicate_report` tool.
 pub(crate) fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
-    let (rows, request, given_key) = request(args)?;
-    let read = read_rows(&rows, &request.key, request.case_sensitive);
+    let (source, request, given_key) = request(args)?;
+    let (rows, lines) = source.materialise()?;
+    let read = read_rows(&rows, &lines, &request.key, request.case_sensitive);
     let report = find_groups(&read, &request);
 
     let mut findings = report.findings.clone();
     if report.rows_in == 0 {
-        findings.push(Finding::new("no_rows", Severity::Info, "no rows were supplied, so no duplicate check was possible"));
+        findings.push(Finding::new(
+            "no_rows",
+            Severity::Info,
+            "no rows were supplied, so no duplicate check was possible",
+        ));
     }
-    if report.groups_omitted > 0 {
+    if report.groups_over_max_groups > 0 {
         findings.push(
             Finding::new(
                 "groups_truncated",
                 Severity::Info,
                 format!(
                     "{} further duplicate group(s) were not returned because max_groups is {}",
-                    report.groups_omitted, request.max_groups
+                    report.groups_over_max_groups, request.max_groups
                 ),
             )
             .guide(
@@ -429,20 +468,32 @@ anything about how many duplicates exist.",
         );
     }
 
-    let group_count = report.groups.len() + report.groups_omitted;
+    let mut abridgement = Abridgement::new(request.cap);
+    let mut blank_rows: Vec<Value> = read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect();
+    abridgement.note("blank_key_rows", cap_vec(&mut blank_rows, request.cap));
+    // `groups_omitted` already counts every group not listed; the finding names the extra cut.
+    abridgement.mention("groups", report.groups_over_cap);
+    let findings_omitted = cap_vec(&mut findings, request.cap);
+    if let Some(finding) = abridgement.finding(findings_omitted, report.rows_in) {
+        findings.push(finding);
+    }
+
+    let group_count = report.group_count();
     let payload = object([
         ("stable_key", request.key.clone().into()),
         ("row_count", report.rows_in.into()),
         ("distinct_keys", report.distinct_keys.into()),
         ("duplicate_group_count", group_count.into()),
-        ("rows_in_duplicate_groups", report.groups.iter().map(Group::size).sum::<usize>().into()),
+        ("rows_in_duplicate_groups", report.rows_in_groups.into()),
         ("auto_merged", false.into()),
         ("nothing_was_merged_or_deleted", true.into()),
-        ("blank_key_rows", read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect()),
+        ("blank_key_rows", Value::Array(blank_rows)),
         ("groups", report.groups.iter().map(Group::to_json).collect()),
-        ("groups_omitted", report.groups_omitted.into()),
+        ("groups_omitted", (report.groups_over_max_groups + report.groups_over_cap).into()),
     ]);
+    let payload = abridgement.annotate(payload);
     let verdict = if group_count > 0 { verdict::REVIEW_REQUIRED } else { verdict::CLEAN };
     let ok = group_count == 0 && report.rows_in > 0;
-    Ok(envelope("duplicate_report", ok, verdict, &findings, guidance(&report, &request, &given_key), payload))
+    let guidance = guidance(&report, &request, &given_key);
+    Ok(abridged_envelope("duplicate_report", ok, verdict, &findings, findings_omitted, guidance, payload))
 }

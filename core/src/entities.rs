@@ -46,13 +46,25 @@ pub(crate) fn normalise_key(value: &Value, case_sensitive: bool) -> Option<Strin
 /// A row counted under its normalised key.
 pub(crate) struct KeyedRow<'a> {
     pub(crate) index: usize,
+    pub(crate) line: Option<usize>,
     pub(crate) key: String,
     pub(crate) row: &'a Map<String, Value>,
 }
 
 impl KeyedRow<'_> {
+    /// Where this row is, quoting its key, optionally naming a column.
+    pub(crate) fn locator(&self, column: Option<&str>) -> Locator {
+        Locator {
+            row_index: Some(self.index),
+            line: self.line,
+            row_key: Some(self.key.clone()),
+            column: column.map(str::to_owned),
+            ..Locator::default()
+        }
+    }
+
     pub(crate) fn to_json(&self) -> Value {
-        let locator = Locator { row_index: Some(self.index), row_key: Some(self.key.clone()), ..Locator::default() };
+        let locator = self.locator(None);
         Value::Object(object([
             ("locator", Value::Object(locator.to_json())),
             ("key", self.key.clone().into()),
@@ -64,6 +76,7 @@ impl KeyedRow<'_> {
 /// A row with no usable key: listed, never counted.
 pub(crate) struct BlankKeyRow {
     index: usize,
+    line: Option<usize>,
     row: Value,
     reason: String,
 }
@@ -71,7 +84,7 @@ pub(crate) struct BlankKeyRow {
 impl BlankKeyRow {
     pub(crate) fn to_json(&self) -> Value {
         Value::Object(object([
-            ("locator", Value::Object(Locator::row(self.index).to_json())),
+            ("locator", Value::Object(Locator::row(self.index, self.line).to_json())),
             ("reason", self.reason.clone().into()),
             ("row", self.row.clone()),
         ]))
@@ -89,25 +102,33 @@ pub(crate) struct ReadRows<'a> {
 /// Split `rows` on `key`. Never fails on row content: a row that is not an
 /// object is held back for the same reason as a blank key — it cannot be
 /// attributed to an entity.
-pub(crate) fn read_rows<'a>(rows: &'a [Value], key: &str, case_sensitive: bool) -> ReadRows<'a> {
+/// `lines` gives each row's CSV line, where the rows came from CSV text.
+pub(crate) fn read_rows<'a>(
+    rows: &'a [Value],
+    lines: &[Option<usize>],
+    key: &str,
+    case_sensitive: bool,
+) -> ReadRows<'a> {
     let mut read = ReadRows { total: rows.len(), keyed: Vec::new(), blank: Vec::new(), findings: Vec::new() };
     for (index, row) in rows.iter().enumerate() {
+        let line = lines.get(index).copied().flatten();
         let Value::Object(map) = row else {
             let reason = format!("row is a {}, not an object with named columns", type_name(row));
             read.findings.push(
                 Finding::new("not_an_object", Severity::Error, reason.clone())
-                    .at(Locator::row(index))
+                    .at(Locator::row(index, line))
                     .with_value(present(row)),
             );
-            read.blank.push(BlankKeyRow { index, row: Value::Object(object([("_raw", row.clone())])), reason });
+            read.blank.push(BlankKeyRow { index, line, row: Value::Object(object([("_raw", row.clone())])), reason });
             continue;
         };
         let raw_key = map.get(key).unwrap_or(&Value::Null);
         match normalise_key(raw_key, case_sensitive) {
-            Some(normalised) => read.keyed.push(KeyedRow { index, key: normalised, row: map }),
+            Some(normalised) => read.keyed.push(KeyedRow { index, line, key: normalised, row: map }),
             None => {
                 read.blank.push(BlankKeyRow {
                     index,
+                    line,
                     row: row.clone(),
                     reason: format!("'{key}' is missing or blank, so this row belongs to no identifiable entity"),
                 });
@@ -119,7 +140,7 @@ pub(crate) fn read_rows<'a>(rows: &'a [Value], key: &str, case_sensitive: bool) 
                             "'{key}' is missing or blank, so this row cannot be attributed to an entity and is excluded from the count"
                         ),
                     )
-                    .at(Locator { row_index: Some(index), column: Some(key.to_owned()), ..Locator::default() })
+                    .at(Locator { row_index: Some(index), line, column: Some(key.to_owned()), ..Locator::default() })
                     .with_value(present(raw_key))
                     .guide("A blank key is excluded from counts but never dropped \u{2014} it is listed here."),
                 );

@@ -31,6 +31,8 @@ impl Severity {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Locator {
     pub(crate) row_index: Option<usize>,
+    /// The CSV line a row starts on, for rows that came from CSV text.
+    pub(crate) line: Option<usize>,
     pub(crate) row_key: Option<String>,
     pub(crate) column: Option<String>,
     pub(crate) movement_index: Option<usize>,
@@ -38,8 +40,8 @@ pub(crate) struct Locator {
 }
 
 impl Locator {
-    pub(crate) fn row(row_index: usize) -> Self {
-        Locator { row_index: Some(row_index), ..Locator::default() }
+    pub(crate) fn row(row_index: usize, line: Option<usize>) -> Self {
+        Locator { row_index: Some(row_index), line, ..Locator::default() }
     }
 
     pub(crate) fn side(side: &'static str) -> Self {
@@ -57,6 +59,9 @@ impl Locator {
         if let Some(index) = self.row_index {
             out.insert("row_index".into(), index.into());
             out.insert("row_number".into(), (index + 1).into());
+        }
+        if let Some(line) = self.line {
+            out.insert("line".into(), line.into());
         }
         if let Some(key) = &self.row_key {
             out.insert("row_key".into(), key.clone().into());
@@ -93,15 +98,7 @@ pub(crate) struct Finding {
 
 impl Finding {
     pub(crate) fn new(code: &'static str, severity: Severity, message: impl Into<String>) -> Self {
-        Finding {
-            code,
-            message: message.into(),
-            severity,
-            locator: None,
-            value: None,
-            expected: None,
-            guidance: None,
-        }
+        Finding { code, message: message.into(), severity, locator: None, value: None, expected: None, guidance: None }
     }
 
     pub(crate) fn at(mut self, locator: Locator) -> Self {
@@ -160,31 +157,33 @@ impl Finding {
     }
 }
 
-/// Tally by a key, most frequent first, ties in code-point order of the key.
-pub(crate) fn tally<'a>(keys: impl Iterator<Item = &'a str>) -> Map<String, Value> {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for key in keys {
-        match index.get(key) {
-            Some(&at) => counts[at].1 += 1,
-            None => {
-                index.insert(key, counts.len());
-                counts.push((key, 1));
-            }
+/// Counts by key, kept in order of first appearance until sorted for output.
+#[derive(Default)]
+pub(crate) struct Tally {
+    counts: Vec<(String, usize)>,
+    position: std::collections::HashMap<String, usize>,
+}
+
+impl Tally {
+    pub(crate) fn add(&mut self, key: &str) {
+        if let Some(&at) = self.position.get(key) {
+            self.counts[at].1 += 1;
+        } else {
+            self.position.insert(key.to_owned(), self.counts.len());
+            self.counts.push((key.to_owned(), 1));
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-    counts.into_iter().map(|(key, count)| (key.to_owned(), Value::from(count))).collect()
-}
 
-/// Findings tallied by code, most frequent first.
-pub(crate) fn count_by_code(findings: &[Finding]) -> Map<String, Value> {
-    tally(findings.iter().map(|finding| finding.code))
-}
+    /// Most frequent first, ties in code-point order of the key (the reference's order).
+    pub(crate) fn sorted(&self) -> Vec<(&str, usize)> {
+        let mut counts: Vec<(&str, usize)> = self.counts.iter().map(|(key, count)| (key.as_str(), *count)).collect();
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        counts
+    }
 
-/// Findings tallied by the column they point at, most frequent first.
-pub(crate) fn count_by_column(findings: &[Finding]) -> Map<String, Value> {
-    tally(findings.iter().filter_map(Finding::column))
+    pub(crate) fn to_json(&self) -> Map<String, Value> {
+        self.sorted().into_iter().map(|(key, count)| (key.to_owned(), Value::from(count))).collect()
+    }
 }
 
 /// The verdicts a result can carry.
@@ -210,12 +209,30 @@ pub(crate) fn envelope(
     guidance: String,
     payload: Map<String, Value>,
 ) -> Value {
+    abridged_envelope(tool, ok, verdict, findings, 0, guidance, payload)
+}
+
+/// [`envelope`] for a result whose findings list was capped:
+/// `finding_count` still counts every finding, and `findings_omitted` says
+/// how many are not listed.
+pub(crate) fn abridged_envelope(
+    tool: &str,
+    ok: bool,
+    verdict: &str,
+    findings: &[Finding],
+    findings_omitted: usize,
+    guidance: String,
+    payload: Map<String, Value>,
+) -> Value {
     let mut body = Map::new();
     body.insert("tool".into(), tool.into());
     body.insert("ok".into(), ok.into());
     body.insert("verdict".into(), verdict.into());
-    body.insert("finding_count".into(), findings.len().into());
+    body.insert("finding_count".into(), (findings.len() + findings_omitted).into());
     body.insert("findings".into(), findings.iter().map(Finding::to_json).collect());
+    if findings_omitted > 0 {
+        body.insert("findings_omitted".into(), findings_omitted.into());
+    }
     body.insert("guidance".into(), guidance.into());
     for (key, value) in payload {
         body.insert(key, value);
@@ -226,12 +243,7 @@ pub(crate) fn envelope(
 /// The envelope for input that is JSON but unusable as data (for example a
 /// `movements` argument that is an object): the same shape as every other
 /// result, so a caller never has to special-case it.
-pub(crate) fn rejection_envelope(
-    tool: &str,
-    message: String,
-    guidance: &str,
-    payload: Map<String, Value>,
-) -> Value {
+pub(crate) fn rejection_envelope(tool: &str, message: String, guidance: &str, payload: Map<String, Value>) -> Value {
     let finding = Finding::new("invalid_arguments", Severity::Error, message);
     envelope(tool, false, verdict::INPUTS_REJECTED, &[finding], guidance.to_owned(), payload)
 }

@@ -10,10 +10,12 @@
 //! A failing dataset is a result (`ok: false`), never an error. Only a malformed
 //! call returns [`ToolError`].
 
+mod abridge;
 mod args;
 mod coerce;
 mod contract;
 mod count_distinct;
+mod csv;
 mod duplicates;
 mod entities;
 pub mod error;
@@ -22,6 +24,7 @@ mod pattern;
 pub mod py;
 mod reconcile;
 mod rules;
+mod source;
 mod validate;
 
 pub use error::{ErrorCode, ToolError};
@@ -44,9 +47,8 @@ pub fn call_tool(name: &str, args: &Value) -> Result<Value, ToolError> {
 
 /// Like [`call_tool`], with the arguments as JSON text and the result serialised.
 pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError> {
-    let args: Value = serde_json::from_slice(args_json).map_err(|err| {
-        ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}"))
-    })?;
+    let args: Value = serde_json::from_slice(args_json)
+        .map_err(|err| ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}")))?;
     call_tool(name, &args).map(|result| result.to_string())
 }
 

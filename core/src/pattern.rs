@@ -28,12 +28,10 @@ pub(crate) fn compile_fullmatch(source: &str) -> Result<Regex, PatternError> {
 /// The first line of the compiler's explanation, without the pattern echo.
 fn compiler_detail(err: &regex::Error) -> String {
     match err {
-        regex::Error::Syntax(text) => {
-            text.lines().rev().find(|line| line.starts_with("error:")).map_or_else(
-                || text.lines().last().unwrap_or("invalid syntax").to_owned(),
-                |line| line.trim_start_matches("error: ").to_owned(),
-            )
-        }
+        regex::Error::Syntax(text) => text.lines().rev().find(|line| line.starts_with("error:")).map_or_else(
+            || text.lines().last().unwrap_or("invalid syntax").to_owned(),
+            |line| line.trim_start_matches("error: ").to_owned(),
+        ),
         regex::Error::CompiledTooBig(limit) => format!("the compiled pattern exceeds the size limit of {limit} bytes"),
         _ => err.to_string(),
     }
@@ -169,9 +167,7 @@ fn translate_group_opening(chars: &[char], i: usize, out: &mut String) -> Result
     if rest.starts_with('#') {
         // A comment: Python ignores it up to the next `)`.
         let close = chars[i..].iter().position(|&c| c == ')').map(|offset| i + offset);
-        return close
-            .map(|end| end + 1)
-            .ok_or_else(|| PatternError::Invalid("missing ), unterminated comment".into()));
+        return close.map(|end| end + 1).ok_or_else(|| PatternError::Invalid("missing ), unterminated comment".into()));
     }
     out.push_str("(?");
     Ok(i + 2)

@@ -12,8 +12,8 @@ use crate::error::ToolError;
 use crate::findings::{envelope, object, rejection_envelope, verdict, Finding, Locator, Severity};
 use crate::py::format::{format_g, format_grouped_2f as money};
 use crate::py::repr::{repr, repr_str, str_of};
-use crate::py::value::{as_finite_number, present, wire_float};
 use crate::py::text;
+use crate::py::value::{as_finite_number, present, wire_float};
 
 const ARITHMETIC: &str = "closing_balance = opening_balance + sum(signed movements)";
 const MOVEMENT_KEYS: [&str; 8] = ["amount", "value", "direction", "sign", "label", "description", "date", "reference"];
@@ -114,7 +114,13 @@ fn parse_movement(raw: &Value, index: usize) -> Result<Movement, Finding> {
             .with_value(present(raw))
             .guide(FIX_MOVEMENT));
         };
-        return Ok(Movement { index, amount: number.abs(), direction: Direction::of_sign(number), label: None, date: None });
+        return Ok(Movement {
+            index,
+            amount: number.abs(),
+            direction: Direction::of_sign(number),
+            label: None,
+            date: None,
+        });
     };
 
     let mut unknown: Vec<&str> = map.keys().map(String::as_str).filter(|key| !MOVEMENT_KEYS.contains(key)).collect();
@@ -244,7 +250,12 @@ fn balance_finding(code: &'static str, which: &str, side: &'static str, raw: &Va
 }
 
 /// Check the arithmetic; `None` when `movements` is not an array (or null).
-fn reconcile_arithmetic(opening_raw: &Value, movements: &Value, closing_raw: &Value, tolerance: f64) -> Option<Outcome> {
+fn reconcile_arithmetic(
+    opening_raw: &Value,
+    movements: &Value,
+    closing_raw: &Value,
+    tolerance: f64,
+) -> Option<Outcome> {
     let opening = as_finite_number(opening_raw);
     let closing = as_finite_number(closing_raw);
     // Python's `opening or 0.0`: a missing or negative-zero balance becomes 0.0.
@@ -256,11 +267,21 @@ fn reconcile_arithmetic(opening_raw: &Value, movements: &Value, closing_raw: &Va
     };
     if opening.is_none() {
         outcome.balances_readable = false;
-        outcome.findings.push(balance_finding("opening_balance_not_numeric", "opening", "opening_balance", opening_raw));
+        outcome.findings.push(balance_finding(
+            "opening_balance_not_numeric",
+            "opening",
+            "opening_balance",
+            opening_raw,
+        ));
     }
     if closing.is_none() {
         outcome.balances_readable = false;
-        outcome.findings.push(balance_finding("closing_balance_not_numeric", "closing", "closing_balance", closing_raw));
+        outcome.findings.push(balance_finding(
+            "closing_balance_not_numeric",
+            "closing",
+            "closing_balance",
+            closing_raw,
+        ));
     }
 
     let mut tolerance = tolerance;

@@ -10,11 +10,16 @@ use crate::args::ArgReader;
 use crate::coerce::coerce;
 use crate::contract::{parse_columns, Field};
 use crate::error::ToolError;
-use crate::findings::{count_by_code, count_by_column, envelope, object, tally, verdict, Finding, Locator, Severity};
+use std::collections::HashSet;
+
+use crate::abridge::Abridgement;
+use crate::contract::ColumnType;
+use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity, Tally};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
 use crate::py::value::{is_blank, present, Cell};
 use crate::rules;
+use crate::source::{Capped, RowSource, SourceRow};
 
 /// What a row's findings mean for it.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -61,15 +66,39 @@ impl HeldRow {
     }
 }
 
-#[derive(Default)]
+/// Everything learned from the rows, accumulated one row at a time: counts
+/// and tallies over every row, lists up to the cap.
 struct Outcome {
-    accepted: Vec<Value>,
-    quarantine: Vec<HeldRow>,
-    flagged: Vec<HeldRow>,
-    findings: Vec<Finding>,
     rows_in: usize,
+    accepted: Capped<Value>,
+    quarantine: Capped<HeldRow>,
+    flagged: Capped<HeldRow>,
+    findings: Capped<Finding>,
+    by_code: Tally,
+    by_column: Tally,
+    /// Error codes among quarantined rows' findings, for the guidance.
+    quarantine_codes: Tally,
     undeclared_columns: Vec<String>,
+    present_columns: HashSet<String>,
     missing_columns: Vec<String>,
+}
+
+impl Outcome {
+    fn new(cap: Option<usize>) -> Self {
+        Outcome {
+            rows_in: 0,
+            accepted: Capped::new(cap),
+            quarantine: Capped::new(cap),
+            flagged: Capped::new(cap),
+            findings: Capped::new(cap),
+            by_code: Tally::default(),
+            by_column: Tally::default(),
+            quarantine_codes: Tally::default(),
+            undeclared_columns: Vec::new(),
+            present_columns: HashSet::new(),
+            missing_columns: Vec::new(),
+        }
+    }
 }
 
 fn severity_for(field: &Field) -> Severity {
@@ -80,14 +109,19 @@ fn severity_for(field: &Field) -> Severity {
     }
 }
 
-/// Check one row object against every field; returns the cleaned row (with
-/// unambiguous coercions applied), its findings and what they mean.
-fn validate_row(fields: &[Field], row: &Map<String, Value>, locator: &Locator) -> (Map<String, Value>, Vec<Finding>, RowVerdict) {
-    let mut cleaned = row.clone();
-    let mut findings = Vec::new();
-    let mut verdict = RowVerdict::Pass;
+/// What checking one row found: its findings, what they mean, and the
+/// coerced values to write back into the row (by field position).
+struct RowCheck {
+    findings: Vec<Finding>,
+    verdict: RowVerdict,
+    coerced: Vec<(usize, Value)>,
+}
 
-    for field in fields {
+/// Check one row object against every field.
+fn check_row(fields: &[Field], row: &Map<String, Value>, locator: &Locator) -> RowCheck {
+    let mut check = RowCheck { findings: Vec::new(), verdict: RowVerdict::Pass, coerced: Vec::new() };
+
+    for (position, field) in fields.iter().enumerate() {
         let at = Locator { column: Some(field.name.clone()), ..locator.clone() };
         let raw = row.get(&field.name).unwrap_or(&Value::Null);
         let severity = severity_for(field);
@@ -95,19 +129,21 @@ fn validate_row(fields: &[Field], row: &Map<String, Value>, locator: &Locator) -
         if is_blank(raw) {
             if field.required {
                 // Reported once as required_blank, not once per rule that cannot judge a blank.
-                findings.push(
+                check.findings.push(
                     Finding::new("required_blank", severity, "is required but blank")
                         .at(at)
                         .expecting("a non-blank value"),
                 );
-                verdict = verdict.worsen(field);
+                check.verdict = check.verdict.worsen(field);
                 continue;
             }
             let blank = Cell::Json(raw.clone());
             for rule in field.rules.iter().filter(|rule| rule.checks_blank()) {
                 if let Some(problem) = rules::check(rule, &blank) {
-                    findings.push(Finding::new(problem.code, severity, problem.message).at(at.clone()).with_value(present(raw)));
-                    verdict = verdict.worsen(field);
+                    check.findings.push(
+                        Finding::new(problem.code, severity, problem.message).at(at.clone()).with_value(present(raw)),
+                    );
+                    check.verdict = check.verdict.worsen(field);
                 }
             }
             continue;
@@ -116,113 +152,184 @@ fn validate_row(fields: &[Field], row: &Map<String, Value>, locator: &Locator) -
         let value = match coerce(raw, field.column_type) {
             Ok(cell) => cell,
             Err(problem) => {
-                findings.push(
+                check.findings.push(
                     Finding::new(problem.code, severity, problem.message)
                         .at(at)
                         .with_value(Some(raw.clone()))
                         .expecting(format!("a value of type {}", field.column_type.name())),
                 );
-                verdict = verdict.worsen(field);
+                check.verdict = check.verdict.worsen(field);
                 continue;
             }
         };
-        if field.column_type != crate::contract::ColumnType::Any {
-            cleaned.insert(field.name.clone(), value.json_safe());
+        if field.column_type != ColumnType::Any {
+            check.coerced.push((position, value.json_safe()));
         }
 
         for rule in &field.rules {
             if let Some(problem) = rules::check(rule, &value) {
-                findings.push(
-                    Finding::new(problem.code, severity, problem.message).at(at.clone()).with_value(Some(value.json_safe())),
+                check.findings.push(
+                    Finding::new(problem.code, severity, problem.message)
+                        .at(at.clone())
+                        .with_value(Some(value.json_safe())),
                 );
-                verdict = verdict.worsen(field);
+                check.verdict = check.verdict.worsen(field);
             }
         }
     }
-    (cleaned, findings, verdict)
+    check
 }
 
-fn validate_all(fields: &[Field], rows: &[Value], row_key: Option<&str>) -> Outcome {
-    let mut outcome = Outcome::default();
-    let mut present_columns: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    let mut undeclared_seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+/// The row as returned: the input with unambiguous coercions applied.
+fn cleaned_row(fields: &[Field], row: &Map<String, Value>, coerced: Vec<(usize, Value)>) -> Value {
+    let mut cleaned = row.clone();
+    for (position, value) in coerced {
+        cleaned.insert(fields[position].name.clone(), value);
+    }
+    Value::Object(cleaned)
+}
 
-    for (index, row) in rows.iter().enumerate() {
-        outcome.rows_in += 1;
-        let Value::Object(row) = row else {
-            let locator = Locator::row(index);
-            let kind = type_name(row);
-            let finding = Finding::new("not_an_object", Severity::Error, format!("row is a {kind}, not an object with named columns"))
-                .at(locator.clone())
-                .with_value(present(row));
-            let mut held = HeldRow::new(locator, Value::Object(object([("_raw", row.clone())])), vec![finding]);
-            held.reasons = vec![format!(
-                "row is a {kind}, not an object; every row must be a JSON object of column: value pairs"
-            )];
-            outcome.quarantine.push(held);
-            continue;
-        };
+fn record_findings(outcome: &mut Outcome, findings: &[Finding], quarantined: bool) {
+    for finding in findings {
+        outcome.by_code.add(finding.code);
+        if let Some(column) = finding.column() {
+            outcome.by_column.add(column);
+        }
+        if quarantined && finding.severity == Severity::Error {
+            outcome.quarantine_codes.add(finding.code);
+        }
+        if outcome.findings.has_room() {
+            outcome.findings.push(finding.clone());
+        } else {
+            outcome.findings.skip();
+        }
+    }
+}
 
-        for column in row.keys() {
-            present_columns.insert(column);
-            if !fields.iter().any(|field| &field.name == column) && undeclared_seen.insert(column) {
+/// A row that is not an object: quarantined with that as its reason. Its
+/// finding stays on the row only, as in the reference (not in the tallies).
+fn quarantine_non_object(outcome: &mut Outcome, row: &SourceRow<'_>) {
+    if !outcome.quarantine.has_room() {
+        outcome.quarantine.skip();
+        outcome.quarantine_codes.add("not_an_object");
+        return;
+    }
+    let locator = Locator::row(row.index, row.line);
+    let kind = type_name(row.row);
+    let finding =
+        Finding::new("not_an_object", Severity::Error, format!("row is a {kind}, not an object with named columns"))
+            .at(locator.clone())
+            .with_value(present(row.row));
+    outcome.quarantine_codes.add("not_an_object");
+    let mut held = HeldRow::new(locator, Value::Object(object([("_raw", row.row.clone())])), vec![finding]);
+    held.reasons =
+        vec![format!("row is a {kind}, not an object; every row must be a JSON object of column: value pairs")];
+    outcome.quarantine.push(held);
+}
+
+fn validate_one(fields: &[Field], row_key: Option<&str>, outcome: &mut Outcome, source_row: &SourceRow<'_>) {
+    outcome.rows_in += 1;
+    let Value::Object(row) = source_row.row else {
+        quarantine_non_object(outcome, source_row);
+        return;
+    };
+
+    for column in row.keys() {
+        if !outcome.present_columns.contains(column) {
+            outcome.present_columns.insert(column.clone());
+            if !fields.iter().any(|field| &field.name == column) {
                 outcome.undeclared_columns.push(column.clone());
             }
         }
-
-        // An empty row_key quotes nothing, as does a blank text key.
-        let key_value = row_key.filter(|key| !key.is_empty()).and_then(|key| row.get(key)).filter(|v| !is_blank(v));
-        let locator = Locator { row_index: Some(index), row_key: key_value.map(str_of), ..Locator::default() };
-
-        let (cleaned, findings, verdict) = validate_row(fields, row, &locator);
-        outcome.findings.extend(findings.iter().cloned());
-        let cleaned = Value::Object(cleaned);
-        match verdict {
-            RowVerdict::Quarantine => outcome.quarantine.push(HeldRow::new(locator, cleaned, findings)),
-            RowVerdict::Flag => {
-                outcome.flagged.push(HeldRow::new(locator, cleaned.clone(), findings));
-                outcome.accepted.push(cleaned);
-            }
-            RowVerdict::Pass => outcome.accepted.push(cleaned),
-        }
     }
+
+    // An empty row_key quotes nothing, as does a blank text key.
+    let key_value = row_key.filter(|key| !key.is_empty()).and_then(|key| row.get(key)).filter(|v| !is_blank(v));
+    let locator = Locator {
+        row_index: Some(source_row.index),
+        line: source_row.line,
+        row_key: key_value.map(str_of),
+        ..Locator::default()
+    };
+
+    let check = check_row(fields, row, &locator);
+    let quarantined = check.verdict == RowVerdict::Quarantine;
+    record_findings(outcome, &check.findings, quarantined);
+    match check.verdict {
+        RowVerdict::Quarantine if outcome.quarantine.has_room() => {
+            let cleaned = cleaned_row(fields, row, check.coerced);
+            outcome.quarantine.push(HeldRow::new(locator, cleaned, check.findings));
+        }
+        RowVerdict::Quarantine => outcome.quarantine.skip(),
+        RowVerdict::Flag => {
+            let needs_row = outcome.flagged.has_room() || outcome.accepted.has_room();
+            let cleaned = if needs_row { cleaned_row(fields, row, check.coerced) } else { Value::Null };
+            if outcome.flagged.has_room() {
+                outcome.flagged.push(HeldRow::new(locator, cleaned.clone(), check.findings));
+            } else {
+                outcome.flagged.skip();
+            }
+            push_accepted(outcome, cleaned);
+        }
+        RowVerdict::Pass if outcome.accepted.has_room() => {
+            let cleaned = cleaned_row(fields, row, check.coerced);
+            outcome.accepted.push(cleaned);
+        }
+        RowVerdict::Pass => outcome.accepted.skip(),
+    }
+}
+
+fn push_accepted(outcome: &mut Outcome, cleaned: Value) {
+    if outcome.accepted.has_room() {
+        outcome.accepted.push(cleaned);
+    } else {
+        outcome.accepted.skip();
+    }
+}
+
+fn validate_all(
+    fields: &[Field],
+    source: &RowSource,
+    row_key: Option<&str>,
+    cap: Option<usize>,
+) -> Result<Outcome, ToolError> {
+    let mut outcome = Outcome::new(cap);
+    source.for_each(|row| validate_one(fields, row_key, &mut outcome, &row))?;
 
     // A required column absent from every row usually means the wrong sheet or
     // header row was read: said once, not once per row.
     let mut missing: Vec<String> = fields
         .iter()
-        .filter(|field| field.required && !present_columns.contains(field.name.as_str()))
+        .filter(|field| field.required && !outcome.present_columns.contains(&field.name))
         .map(|field| field.name.clone())
         .collect();
     missing.sort_unstable();
     outcome.missing_columns = missing;
-    outcome
+    Ok(outcome)
 }
 
 fn guidance(outcome: &Outcome) -> String {
-    let quarantined = outcome.quarantine.len();
+    let quarantined = outcome.quarantine.total();
     if quarantined > 0 {
-        let codes = tally(
-            outcome
-                .quarantine
-                .iter()
-                .flat_map(|held| held.findings.iter())
-                .filter(|finding| finding.severity == Severity::Error)
-                .map(|finding| finding.code),
-        );
-        let codes = codes.iter().map(|(code, count)| format!("{code} ({count})")).collect::<Vec<_>>().join(", ");
+        let codes = outcome
+            .quarantine_codes
+            .sorted()
+            .into_iter()
+            .map(|(code, count)| format!("{code} ({count})"))
+            .collect::<Vec<_>>()
+            .join(", ");
         format!(
             "{quarantined} of {} rows were quarantined and are listed in `quarantine` with a locator and reasons. \
 Failure codes: {codes}. Do not use the accepted rows as if they were the whole dataset: report both counts, \
 and resolve or explicitly exclude the quarantined rows before aggregating.",
             outcome.rows_in
         )
-    } else if !outcome.flagged.is_empty() {
+    } else if outcome.flagged.total() > 0 {
         format!(
             "All {} rows were accepted, but {} carry flagged problems listed in `flagged`. They are included in \
 `accepted`; decide whether the flagged columns matter for your use before reporting on them.",
             outcome.rows_in,
-            outcome.flagged.len()
+            outcome.flagged.total()
         )
     } else if outcome.rows_in > 0 {
         format!(
@@ -238,23 +345,26 @@ note that the contract only covers the columns and rules you supplied.",
 /// The `validate_rows` tool.
 pub(crate) fn validate_rows(args: &Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
-    let rows = reader.list("rows");
+    let source = reader.row_source();
     let columns = reader.list("columns");
     let row_key = reader.optional_string("row_key");
+    let cap = reader.optional_cap("max_listed");
     reader.finish()?;
 
     let fields = parse_columns(&columns)?;
-    let outcome = validate_all(&fields, &rows, row_key.as_deref());
+    let outcome = validate_all(&fields, &source, row_key.as_deref(), cap)?;
 
-    let mut findings = outcome.findings.clone();
+    let mut findings: Vec<Finding> = outcome.findings.items().to_vec();
+    let mut findings_omitted = outcome.findings.omitted();
+    let mut extra = Vec::new();
     if outcome.rows_in == 0 {
-        findings.push(
+        extra.push(
             Finding::new("no_rows", Severity::Info, "no rows were supplied, so nothing was checked")
                 .guide("An empty input is not a pass. Confirm the source actually returned data."),
         );
     }
     for column in &outcome.missing_columns {
-        findings.push(
+        extra.push(
             Finding::new(
                 "required_column_absent",
                 Severity::Error,
@@ -266,18 +376,34 @@ validation result.",
             ),
         );
     }
+    // The findings list is capped as a whole: row findings first, then these.
+    for finding in extra {
+        if cap.is_none_or(|cap| findings.len() < cap) {
+            findings.push(finding);
+        } else {
+            findings_omitted += 1;
+        }
+    }
 
-    let verdict = if !outcome.quarantine.is_empty() {
+    let quarantined = outcome.quarantine.total();
+    let verdict = if quarantined > 0 {
         verdict::QUARANTINED
-    } else if !outcome.flagged.is_empty() {
+    } else if outcome.flagged.total() > 0 {
         verdict::FLAGGED
     } else {
         verdict::CLEAN
     };
-    let ok = outcome.quarantine.is_empty() && outcome.rows_in > 0;
-    let accepted = outcome.accepted.len();
-    let quarantined = outcome.quarantine.len();
+    let ok = quarantined == 0 && outcome.rows_in > 0;
+    let accepted = outcome.accepted.total();
     let pass_rate = if outcome.rows_in == 0 { 0.0 } else { accepted as f64 / outcome.rows_in as f64 };
+
+    let mut abridgement = Abridgement::new(cap);
+    abridgement.note("accepted", outcome.accepted.omitted());
+    abridgement.note("quarantine", outcome.quarantine.omitted());
+    abridgement.note("flagged", outcome.flagged.omitted());
+    if let Some(finding) = abridgement.finding(findings_omitted, outcome.rows_in) {
+        findings.push(finding);
+    }
 
     let payload = object([
         (
@@ -293,18 +419,19 @@ validation result.",
                 ("rows_in", outcome.rows_in.into()),
                 ("accepted", accepted.into()),
                 ("quarantined", quarantined.into()),
-                ("flagged", outcome.flagged.len().into()),
+                ("flagged", outcome.flagged.total().into()),
                 ("pass_rate", round_to(pass_rate, 4).into()),
                 ("accounted_for", (accepted + quarantined).into()),
             ])),
         ),
-        ("accepted", Value::Array(outcome.accepted.clone())),
-        ("quarantine", outcome.quarantine.iter().map(HeldRow::to_json).collect()),
-        ("flagged", outcome.flagged.iter().map(HeldRow::to_json).collect()),
-        ("errors_by_column", Value::Object(count_by_column(&outcome.findings))),
-        ("findings_by_code", Value::Object(count_by_code(&outcome.findings))),
+        ("accepted", Value::Array(outcome.accepted.items().to_vec())),
+        ("quarantine", outcome.quarantine.items().iter().map(HeldRow::to_json).collect()),
+        ("flagged", outcome.flagged.items().iter().map(HeldRow::to_json).collect()),
+        ("errors_by_column", Value::Object(outcome.by_column.to_json())),
+        ("findings_by_code", Value::Object(outcome.by_code.to_json())),
         ("columns_seen", outcome.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
         ("columns_required_but_absent", outcome.missing_columns.iter().map(|c| Value::from(c.as_str())).collect()),
     ]);
-    Ok(envelope("validate_rows", ok, verdict, &findings, guidance(&outcome), payload))
+    let payload = abridgement.annotate(payload);
+    Ok(abridged_envelope("validate_rows", ok, verdict, &findings, findings_omitted, guidance(&outcome), payload))
 }

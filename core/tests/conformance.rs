@@ -112,7 +112,10 @@ fn check_case(case: &Value) -> Result<(), String> {
             let message = expected_error["message"].as_str().unwrap_or_default();
             if err.message == message {
                 Ok(())
-            } else if err.code == ErrorCode::InvalidContract && is_pattern_message(message) && is_pattern_message(&err.message) {
+            } else if err.code == ErrorCode::InvalidContract
+                && is_pattern_message(message)
+                && is_pattern_message(&err.message)
+            {
                 // A documented deviation: the compiler detail of an invalid pattern may differ.
                 Ok(())
             } else {
@@ -123,7 +126,10 @@ fn check_case(case: &Value) -> Result<(), String> {
             let named: Vec<&str> =
                 expected_error["arguments"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
             if err.code != ErrorCode::ArgumentType {
-                return Err(format!("expected an argument-type error naming {named:?}, got {:?}: {}", err.code, err.message));
+                return Err(format!(
+                    "expected an argument-type error naming {named:?}, got {:?}: {}",
+                    err.code, err.message
+                ));
             }
             if !err.argument.as_deref().is_some_and(|a| named.contains(&a)) {
                 return Err(format!("error names {:?}, expected one of {named:?}", err.argument));
@@ -167,7 +173,8 @@ fn every_conformance_vector_matches_the_reference() {
         failures.len(),
         cases.len()
     );
-    let listed = cases.iter().filter(|(_, case)| deviations.contains_key(case["name"].as_str().unwrap_or_default())).count();
+    let listed =
+        cases.iter().filter(|(_, case)| deviations.contains_key(case["name"].as_str().unwrap_or_default())).count();
     assert_eq!(listed, deviations.len(), "deviations.json names a case that is not in the vectors");
     println!("{} conformance vectors match the reference ({listed} as documented deviations)", cases.len());
 }

@@ -27,8 +27,21 @@ impl Rng {
 
 fn cell_values() -> Vec<Value> {
     vec![
-        json!(null), json!(""), json!("  "), json!("abc"), json!("12"), json!(" 3.5 "), json!("nan"), json!(-4),
-        json!(7.25), json!(true), json!([1, 2]), json!({"x": 1}), json!("2026-04-01"), json!("C-1"), json!(" c-1 "),
+        json!(null),
+        json!(""),
+        json!("  "),
+        json!("abc"),
+        json!("12"),
+        json!(" 3.5 "),
+        json!("nan"),
+        json!(-4),
+        json!(7.25),
+        json!(true),
+        json!([1, 2]),
+        json!({"x": 1}),
+        json!("2026-04-01"),
+        json!("C-1"),
+        json!(" c-1 "),
     ]
 }
 
@@ -90,8 +103,12 @@ fn every_row_is_accepted_or_quarantined() {
         assert_eq!(result["summary"]["accounted_for"], count);
         assert_eq!(result["summary"]["rows_in"], count);
         // Every row index appears exactly once across accepted and quarantined.
-        let mut quarantined_indexes: Vec<u64> =
-            result["quarantine"].as_array().unwrap().iter().map(|q| q["locator"]["row_index"].as_u64().unwrap()).collect();
+        let mut quarantined_indexes: Vec<u64> = result["quarantine"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|q| q["locator"]["row_index"].as_u64().unwrap())
+            .collect();
         quarantined_indexes.dedup();
         assert_eq!(quarantined_indexes.len(), quarantined);
         // ok means nothing was held back, and there was something to check.
@@ -106,7 +123,9 @@ fn every_row_is_accepted_or_quarantined() {
 
 #[test]
 fn an_unreadable_movement_withholds_the_verdict() {
-    for bad in [json!("twelve"), json!(null), json!({"amount": "x"}), json!({"amount": 5, "direction": "up"}), json!([1])] {
+    for bad in
+        [json!("twelve"), json!(null), json!({"amount": "x"}), json!({"amount": 5, "direction": "up"}), json!([1])]
+    {
         let result = reconcile(&json!({
             "opening_balance": 100, "movements": [10, bad, -5], "closing_balance": 105
         }))
@@ -159,7 +178,8 @@ fn distinct_counts_explain_the_whole_difference() {
         assert_envelope(&result, "count_distinct");
         let difference = result["difference"].as_u64().unwrap();
         let breakdown = &result["difference_breakdown"];
-        let explained = breakdown["from_repeated_keys"].as_u64().unwrap() + breakdown["from_rows_with_blank_key"].as_u64().unwrap();
+        let explained =
+            breakdown["from_repeated_keys"].as_u64().unwrap() + breakdown["from_rows_with_blank_key"].as_u64().unwrap();
         assert_eq!(difference, explained, "the difference is fully broken into its causes");
         assert_eq!(result["row_count"], count);
         let keyed = result["rows_with_a_key"].as_u64().unwrap();

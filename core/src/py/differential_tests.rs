@@ -68,24 +68,12 @@ fn untag(node: &Value) -> Value {
         "b" => payload.expect("bool").clone(),
         "i" => {
             let text = payload.and_then(Value::as_str).expect("int text");
-            let number = text
-                .parse::<i64>()
-                .map(Number::from)
-                .or_else(|_| text.parse::<u64>().map(Number::from));
+            let number = text.parse::<i64>().map(Number::from).or_else(|_| text.parse::<u64>().map(Number::from));
             Value::Number(number.expect("64-bit int"))
         }
-        "f" => {
-            Value::Number(Number::from_f64(float_from_hex(payload.expect("bits"))).expect("finite"))
-        }
+        "f" => Value::Number(Number::from_f64(float_from_hex(payload.expect("bits"))).expect("finite")),
         "s" => payload.expect("str").clone(),
-        "l" => Value::Array(
-            payload
-                .and_then(Value::as_array)
-                .expect("items")
-                .iter()
-                .map(untag)
-                .collect(),
-        ),
+        "l" => Value::Array(payload.and_then(Value::as_array).expect("items").iter().map(untag).collect()),
         "d" => {
             let mut map = Map::new();
             for pair in payload.and_then(Value::as_array).expect("pairs") {
@@ -102,9 +90,7 @@ fn int_expectation(want: &Value) -> String {
     match want {
         Value::Null => "None".to_owned(),
         Value::String(text) if text == "overflow" => "None".to_owned(),
-        Value::Object(map) if map.contains_key("int") => {
-            map["int"].as_str().expect("digits").to_owned()
-        }
+        Value::Object(map) if map.contains_key("int") => map["int"].as_str().expect("digits").to_owned(),
         Value::Object(map) => format!("float {}", float_key(float_from_hex(&map["float"]))),
         other => panic!("bad int expectation {other}"),
     }
@@ -132,24 +118,12 @@ fn check_code_points(tally: &mut Tally, name: &str, bits: &str, predicate: fn(ch
 
 /// `casefold` on every code point: the listed ones map as given, all others to themselves.
 fn check_casefold_table(tally: &mut Tally, pairs: &[Value]) {
-    let folded: BTreeMap<u32, &str> = pairs
-        .iter()
-        .map(|pair| {
-            (
-                pair[0].as_u64().expect("cp") as u32,
-                pair[1].as_str().expect("folded"),
-            )
-        })
-        .collect();
+    let folded: BTreeMap<u32, &str> =
+        pairs.iter().map(|pair| (pair[0].as_u64().expect("cp") as u32, pair[1].as_str().expect("folded"))).collect();
     for c in (0..0x11_0000).filter_map(char::from_u32) {
         let own = c.to_string();
         let want = folded.get(&u32::from(c)).copied().unwrap_or(&own);
-        tally.check(
-            "casefold_cp",
-            &Value::from(u32::from(c)),
-            &casefold(&own),
-            want,
-        );
+        tally.check("casefold_cp", &Value::from(u32::from(c)), &casefold(&own), want);
     }
 }
 
@@ -167,54 +141,18 @@ fn check_case(tally: &mut Tally, case: &Value) {
         "capitalize" => tally.check(function, input, &capitalize(text_in()), &text_want()),
         "value" => {
             let value = untag(input);
-            tally.check(
-                "repr",
-                input,
-                &repr(&value),
-                want["repr"].as_str().expect("repr"),
-            );
-            tally.check(
-                "str_of",
-                input,
-                &str_of(&value),
-                want["str"].as_str().expect("str"),
-            );
-            tally.check(
-                "type_name",
-                input,
-                type_name(&value),
-                want["type"].as_str().expect("type"),
-            );
+            tally.check("repr", input, &repr(&value), want["repr"].as_str().expect("repr"));
+            tally.check("str_of", input, &str_of(&value), want["str"].as_str().expect("str"));
+            tally.check("type_name", input, type_name(&value), want["type"].as_str().expect("type"));
         }
-        "repr_float" => tally.check(
-            function,
-            input,
-            &repr_float(float_from_hex(input)),
-            &text_want(),
-        ),
-        "format_g" => tally.check(
-            function,
-            input,
-            &format_g(float_from_hex(input)),
-            &text_want(),
-        ),
-        "format_2f" => tally.check(
-            function,
-            input,
-            &format_2f(float_from_hex(input)),
-            &text_want(),
-        ),
+        "repr_float" => tally.check(function, input, &repr_float(float_from_hex(input)), &text_want()),
+        "format_g" => tally.check(function, input, &format_g(float_from_hex(input)), &text_want()),
+        "format_2f" => tally.check(function, input, &format_2f(float_from_hex(input)), &text_want()),
         "format_grouped_2f" => {
-            tally.check(
-                function,
-                input,
-                &format_grouped_2f(float_from_hex(input)),
-                &text_want(),
-            );
+            tally.check(function, input, &format_grouped_2f(float_from_hex(input)), &text_want());
         }
         "round_to" => {
-            let ndigits =
-                i32::try_from(input[1].as_i64().expect("ndigits")).expect("small ndigits");
+            let ndigits = i32::try_from(input[1].as_i64().expect("ndigits")).expect("small ndigits");
             let x = float_from_hex(&input[0]);
             let got = round_to(x, ndigits);
             // Where Python raises OverflowError, round_to documents an infinity instead.
@@ -227,19 +165,10 @@ fn check_case(tally: &mut Tally, case: &Value) {
         }
         "parse_float" => {
             let got = parse_float(text_in()).map_or_else(|| "None".to_owned(), float_key);
-            let want = if want.is_null() {
-                "None".to_owned()
-            } else {
-                float_key(float_from_hex(want))
-            };
+            let want = if want.is_null() { "None".to_owned() } else { float_key(float_from_hex(want)) };
             tally.check(function, input, &got, &want);
         }
-        "parse_int" => tally.check(
-            function,
-            input,
-            &int_answer(parse_int(text_in())),
-            &int_expectation(want),
-        ),
+        "parse_int" => tally.check(function, input, &int_answer(parse_int(text_in())), &int_expectation(want)),
         other => panic!("unknown function {other}"),
     }
 }

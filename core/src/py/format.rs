@@ -25,9 +25,7 @@ impl SciDigits {
             Some(rest) => (true, rest),
             None => (false, formatted),
         };
-        let (mantissa, exp) = unsigned
-            .split_once('e')
-            .expect("Rust's {:e} always has an exponent");
+        let (mantissa, exp) = unsigned.split_once('e').expect("Rust's {:e} always has an exponent");
         SciDigits {
             negative,
             digits: mantissa.replace('.', ""),
@@ -63,17 +61,9 @@ impl SciDigits {
         if exact.digits.len() != n + 1 || !exact.digits.ends_with('5') {
             return self;
         }
-        let below = SciDigits {
-            negative: exact.negative,
-            digits: exact.digits[..n].to_owned(),
-            exp: exact.exp,
-        }
-        .without_trailing_zeros();
-        let other = if self == below {
-            below.next_up()
-        } else {
-            below
-        };
+        let below = SciDigits { negative: exact.negative, digits: exact.digits[..n].to_owned(), exp: exact.exp }
+            .without_trailing_zeros();
+        let other = if self == below { below.next_up() } else { below };
         if !other.last_digit_is_odd() && other.to_f64() == x {
             other
         } else {
@@ -85,11 +75,7 @@ impl SciDigits {
     fn next_up(&self) -> SciDigits {
         let bumped = increment_digits(&self.digits);
         let carried = bumped.len() > self.digits.len();
-        let digits = SciDigits {
-            negative: self.negative,
-            digits: bumped,
-            exp: self.exp + i32::from(carried),
-        };
+        let digits = SciDigits { negative: self.negative, digits: bumped, exp: self.exp + i32::from(carried) };
         digits.without_trailing_zeros()
     }
 
@@ -177,11 +163,7 @@ pub fn format_g(x: f64) -> String {
     }
     // The exponent is read after rounding, so 999999.5 becomes 1e+06 as in Python.
     let d = SciDigits::rounded(x, 6).without_trailing_zeros();
-    let body = if d.exp < -4 || d.exp >= 6 {
-        sci_notation(&d.digits, d.exp)
-    } else {
-        fixed_notation(&d.digits, d.exp)
-    };
+    let body = if d.exp < -4 || d.exp >= 6 { sci_notation(&d.digits, d.exp) } else { fixed_notation(&d.digits, d.exp) };
     format!("{}{body}", d.sign())
 }
 
@@ -396,11 +378,7 @@ mod tests {
             (999.994, "999.99", "999.99"),
             (1e16, "10000000000000000.00", "10,000,000,000,000,000.00"),
             (-1e16, "-10000000000000000.00", "-10,000,000,000,000,000.00"),
-            (
-                1e22,
-                "10000000000000000000000.00",
-                "10,000,000,000,000,000,000,000.00",
-            ),
+            (1e22, "10000000000000000000000.00", "10,000,000,000,000,000,000,000.00"),
             (123456789012.345, "123456789012.35", "123,456,789,012.35"),
             (0.1, "0.10", "0.10"),
             (1e-10, "0.00", "0.00"),
@@ -481,10 +459,7 @@ mod tests {
         ];
         for &(x, ndigits, want) in cases {
             let got = round_to(x, ndigits);
-            assert!(
-                same_float(got, want),
-                "round({x:?}, {ndigits}) = {got:?}, Python {want:?}"
-            );
+            assert!(same_float(got, want), "round({x:?}, {ndigits}) = {got:?}, Python {want:?}");
         }
     }
 

@@ -4,6 +4,8 @@
 //! Python's formatting, parsing and string rules. Each submodule reproduces one
 //! of them exactly, so the checks can be written as plain Rust on top.
 
+#[cfg(test)]
+mod differential_tests;
 pub mod difflib;
 pub mod format;
 pub mod isodate;
@@ -12,5 +14,3 @@ pub mod repr;
 pub mod text;
 mod unicode_tables;
 pub(crate) mod value;
-#[cfg(test)]
-mod differential_tests;

@@ -93,8 +93,7 @@ fn remove_underscores(text: &str) -> Option<String> {
         }
         let before = i.checked_sub(1).map(|j| bytes[j]);
         let after = bytes.get(i + 1).copied();
-        let between_digits =
-            before.is_some_and(|d| d.is_ascii_digit()) && after.is_some_and(|d| d.is_ascii_digit());
+        let between_digits = before.is_some_and(|d| d.is_ascii_digit()) && after.is_some_and(|d| d.is_ascii_digit());
         if !between_digits {
             return None;
         }
@@ -155,24 +154,13 @@ fn split_decimal(text: &str) -> Option<DecimalParts<'_>> {
     if int_digits.is_empty() && frac_digits.is_empty() {
         return None;
     }
-    let exponent = if rest.is_empty() {
-        0
-    } else {
-        parse_exponent(rest.strip_prefix(['e', 'E'])?)?
-    };
-    Some(DecimalParts {
-        int_digits,
-        frac_digits,
-        exponent,
-    })
+    let exponent = if rest.is_empty() { 0 } else { parse_exponent(rest.strip_prefix(['e', 'E'])?)? };
+    Some(DecimalParts { int_digits, frac_digits, exponent })
 }
 
 /// Split `text` after its leading run of ASCII digits.
 fn take_digits(text: &str) -> (&str, &str) {
-    let end = text
-        .bytes()
-        .position(|b| !b.is_ascii_digit())
-        .unwrap_or(text.len());
+    let end = text.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(text.len());
     text.split_at(end)
 }
 
@@ -186,9 +174,7 @@ fn parse_exponent(text: &str) -> Option<i64> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let magnitude = digits
-        .bytes()
-        .fold(0_i64, |acc, b| (acc * 10 + i64::from(b - b'0')).min(CAP));
+    let magnitude = digits.bytes().fold(0_i64, |acc, b| (acc * 10 + i64::from(b - b'0')).min(CAP));
     Some(if negative { -magnitude } else { magnitude })
 }
 
@@ -218,25 +204,16 @@ fn decimal_to_f64(parts: &DecimalParts<'_>) -> f64 {
         // < 10^-330, below half the smallest subnormal (2.5e-324).
         0.0
     } else {
-        format!("0.{significant}e{point}")
-            .parse()
-            .expect("normalised decimal literal")
+        format!("0.{significant}e{point}").parse().expect("normalised decimal literal")
     }
 }
 
 /// A number for `±digits` (no leading zeros; empty means zero).
 fn int_number(negative: bool, digits: &str) -> Option<Number> {
     // 38 digits always fit in a u128; longer ones are beyond u64 anyway.
-    let magnitude = if digits.len() <= 38 {
-        digits.parse::<u128>().unwrap_or(0)
-    } else {
-        u128::MAX
-    };
+    let magnitude = if digits.len() <= 38 { digits.parse::<u128>().unwrap_or(0) } else { u128::MAX };
     if negative {
-        if let Some(value) = 0_i128
-            .checked_sub_unsigned(magnitude)
-            .and_then(|v| i64::try_from(v).ok())
-        {
+        if let Some(value) = 0_i128.checked_sub_unsigned(magnitude).and_then(|v| i64::try_from(v).ok()) {
             return Some(Number::from(value));
         }
     } else if let Ok(value) = i64::try_from(magnitude) {
@@ -266,9 +243,7 @@ mod tests {
     /// Same float including the sign of zero and of NaN.
     fn same_float(a: Option<f64>, b: Option<f64>) -> bool {
         match (a, b) {
-            (Some(x), Some(y)) if x.is_nan() => {
-                y.is_nan() && x.is_sign_negative() == y.is_sign_negative()
-            }
+            (Some(x), Some(y)) if x.is_nan() => y.is_nan() && x.is_sign_negative() == y.is_sign_negative(),
             (Some(x), Some(y)) => x.to_bits() == y.to_bits(),
             (None, None) => true,
             _ => false,
@@ -334,10 +309,7 @@ mod tests {
         ];
         for &(text, want) in cases {
             let got = parse_float(text);
-            assert!(
-                same_float(got, want),
-                "float({text:?}) = {got:?}, Python {want:?}"
-            );
+            assert!(same_float(got, want), "float({text:?}) = {got:?}, Python {want:?}");
         }
     }
 
@@ -405,50 +377,17 @@ mod tests {
             ("\u{661}\u{662}\u{663}", Some(Number::from(123_i64))),
             ("\u{a0}\u{663}\u{3000}", Some(Number::from(3_i64))),
             ("1\u{85}", Some(Number::from(1_i64))),
-            (
-                "9223372036854775807",
-                Some(Number::from(9223372036854775807_i64)),
-            ),
-            (
-                "9223372036854775808",
-                Some(Number::from(9223372036854775808_u64)),
-            ),
-            (
-                "-9223372036854775808",
-                Some(Number::from(-9223372036854775808_i64)),
-            ),
-            (
-                "-9223372036854775809",
-                Number::from_f64(-9.223372036854776e18),
-            ),
-            (
-                "18446744073709551615",
-                Some(Number::from(18446744073709551615_u64)),
-            ),
-            (
-                "18446744073709551616",
-                Number::from_f64(1.8446744073709552e19),
-            ),
-            (
-                "-18446744073709551615",
-                Number::from_f64(-1.8446744073709552e19),
-            ),
-            (
-                "-18446744073709551616",
-                Number::from_f64(-1.8446744073709552e19),
-            ),
-            (
-                "99999999999999999999999999999999999999",
-                Number::from_f64(1e38),
-            ),
-            (
-                "123456789012345678901234567890",
-                Number::from_f64(1.2345678901234568e29),
-            ),
-            (
-                "90071992547409930000000000",
-                Number::from_f64(9.007199254740994e25),
-            ),
+            ("9223372036854775807", Some(Number::from(9223372036854775807_i64))),
+            ("9223372036854775808", Some(Number::from(9223372036854775808_u64))),
+            ("-9223372036854775808", Some(Number::from(-9223372036854775808_i64))),
+            ("-9223372036854775809", Number::from_f64(-9.223372036854776e18)),
+            ("18446744073709551615", Some(Number::from(18446744073709551615_u64))),
+            ("18446744073709551616", Number::from_f64(1.8446744073709552e19)),
+            ("-18446744073709551615", Number::from_f64(-1.8446744073709552e19)),
+            ("-18446744073709551616", Number::from_f64(-1.8446744073709552e19)),
+            ("99999999999999999999999999999999999999", Number::from_f64(1e38)),
+            ("123456789012345678901234567890", Number::from_f64(1.2345678901234568e29)),
+            ("90071992547409930000000000", Number::from_f64(9.007199254740994e25)),
             ("", None),
             ("  ", None),
             ("_1", None),
@@ -482,10 +421,7 @@ mod tests {
         let zero = Some(Number::from(0_i64));
         assert_eq!(parse_int(&"0".repeat(4300)), zero);
         assert_eq!(parse_int(&format!(" {} ", "0".repeat(4300))), zero);
-        assert_eq!(
-            parse_int(&format!("-{}7", "0".repeat(4299))),
-            Some(Number::from(-7_i64))
-        );
+        assert_eq!(parse_int(&format!("-{}7", "0".repeat(4299))), Some(Number::from(-7_i64)));
         assert_eq!(parse_int(&format!("0_{}", "0".repeat(4299))), zero);
         assert_eq!(parse_int(&"0".repeat(4301)), None);
         assert_eq!(parse_int(&"1".repeat(4301)), None);
@@ -500,19 +436,10 @@ mod tests {
         // Python: float("1" * 4301) == inf, float("0" * 4301) == 0.0,
         // float("0." + "0" * 5000 + "1e5001") == 1.0, float("0." + "0" * 400 + "1e401") == 1.0,
         // float("1" + "0" * 400 + "e-400") == 1.0.
-        assert_eq!(
-            parse_float(&format!("0.{}1e401", "0".repeat(400))),
-            Some(1.0)
-        );
-        assert_eq!(
-            parse_float(&format!("1{}e-400", "0".repeat(400))),
-            Some(1.0)
-        );
+        assert_eq!(parse_float(&format!("0.{}1e401", "0".repeat(400))), Some(1.0));
+        assert_eq!(parse_float(&format!("1{}e-400", "0".repeat(400))), Some(1.0));
         assert_eq!(parse_float(&"1".repeat(4301)), Some(f64::INFINITY));
         assert_eq!(parse_float(&"0".repeat(4301)), Some(0.0));
-        assert_eq!(
-            parse_float(&format!("0.{}1e5001", "0".repeat(5000))),
-            Some(1.0)
-        );
+        assert_eq!(parse_float(&format!("0.{}1e5001", "0".repeat(5000))), Some(1.0));
     }
 }

@@ -75,16 +75,13 @@ fn fold_single(c: char) -> char {
     // The runs are disjoint and sorted by `first`: the only candidate is the
     // last run starting at or before `cp`.
     let after = CASEFOLD_SINGLE.partition_point(|&(first, ..)| first <= cp);
-    let Some(&(first, last, stride, delta)) = after.checked_sub(1).map(|i| &CASEFOLD_SINGLE[i])
-    else {
+    let Some(&(first, last, stride, delta)) = after.checked_sub(1).map(|i| &CASEFOLD_SINGLE[i]) else {
         return c;
     };
     if cp > last || (cp - first) % stride != 0 {
         return c;
     }
-    cp.checked_add_signed(delta)
-        .and_then(char::from_u32)
-        .unwrap_or(c)
+    cp.checked_add_signed(delta).and_then(char::from_u32).unwrap_or(c)
 }
 
 /// Python `s.capitalize()`: first character upper-cased, the rest lower-cased.
@@ -125,10 +122,9 @@ mod tests {
     fn is_space_matches_python() {
         // python3 -c "print([c for c in map(chr, range(0x110000)) if c.isspace()])"
         let spaces = [
-            '\t', '\n', '\x0b', '\x0c', '\r', '\x1c', '\x1d', '\x1e', '\x1f', ' ', '\u{85}',
-            '\u{a0}', '\u{1680}', '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}',
-            '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}', '\u{2009}', '\u{200a}', '\u{2028}',
-            '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}',
+            '\t', '\n', '\x0b', '\x0c', '\r', '\x1c', '\x1d', '\x1e', '\x1f', ' ', '\u{85}', '\u{a0}', '\u{1680}',
+            '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}',
+            '\u{2009}', '\u{200a}', '\u{2028}', '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}',
         ];
         for c in spaces {
             assert!(is_space(c), "{c:?}");
@@ -153,17 +149,7 @@ mod tests {
     #[test]
     fn is_printable_matches_python() {
         // python3: [c.isprintable() for c in ...]
-        for c in [
-            ' ',
-            'a',
-            '~',
-            '\u{a1}',
-            'é',
-            '€',
-            '中',
-            '\u{1f600}',
-            '\u{e01ef}',
-        ] {
+        for c in [' ', 'a', '~', '\u{a1}', 'é', '€', '中', '\u{1f600}', '\u{e01ef}'] {
             assert!(is_printable(c), "{c:?}");
         }
         for c in [
@@ -218,15 +204,9 @@ mod tests {
     #[test]
     fn capitalize_matches_python_on_ascii() {
         // python3: repr(s.capitalize()) for each s.
-        assert_eq!(
-            capitalize("an opening or closing balance"),
-            "An opening or closing balance"
-        );
+        assert_eq!(capitalize("an opening or closing balance"), "An opening or closing balance");
         assert_eq!(capitalize("hELLO wORLD"), "Hello world");
-        assert_eq!(
-            capitalize("1 movement(s) could not be read"),
-            "1 movement(s) could not be read"
-        );
+        assert_eq!(capitalize("1 movement(s) could not be read"), "1 movement(s) could not be read");
         assert_eq!(capitalize(""), "");
         assert_eq!(capitalize("a"), "A");
         assert_eq!(capitalize(" abc"), " abc");

@@ -1,0 +1,126 @@
+//! Where a check's rows come from, and the lists a result is allowed to carry.
+//!
+//! Rows arrive as a JSON array or as CSV text. CSV is read one record at a
+//! time, so `validate_rows` over a large table holds one row at a time plus
+//! what its result lists.
+
+use serde_json::Value;
+
+use crate::csv::{CsvError, CsvRows};
+use crate::error::{ErrorCode, ToolError};
+
+/// The data argument of a row-taking check.
+pub(crate) enum RowSource {
+    Rows(Vec<Value>),
+    Csv(String),
+}
+
+/// One row as a check sees it: where it is, and what it holds.
+pub(crate) struct SourceRow<'r> {
+    pub(crate) index: usize,
+    /// The CSV line the record starts on; `None` for JSON rows.
+    pub(crate) line: Option<usize>,
+    pub(crate) row: &'r Value,
+}
+
+fn csv_error(err: CsvError) -> ToolError {
+    ToolError::for_argument(ErrorCode::InvalidArgument, "csv", err.0)
+}
+
+impl RowSource {
+    /// Visit every row in order; returns how many there were.
+    pub(crate) fn for_each(&self, mut visit: impl FnMut(SourceRow<'_>)) -> Result<usize, ToolError> {
+        match self {
+            RowSource::Rows(rows) => {
+                for (index, row) in rows.iter().enumerate() {
+                    visit(SourceRow { index, line: None, row });
+                }
+                Ok(rows.len())
+            }
+            RowSource::Csv(text) => {
+                let mut reader = CsvRows::new(text).map_err(csv_error)?;
+                let mut index = 0;
+                while let Some(record) = reader.next_row().map_err(csv_error)? {
+                    visit(SourceRow { index, line: Some(record.line), row: &record.row });
+                    index += 1;
+                }
+                Ok(index)
+            }
+        }
+    }
+
+    /// Every row held at once, with its CSV line where it has one (for the
+    /// checks that compare rows with each other).
+    pub(crate) fn materialise(self) -> Result<(Vec<Value>, Vec<Option<usize>>), ToolError> {
+        match self {
+            RowSource::Rows(rows) => {
+                let lines = vec![None; rows.len()];
+                Ok((rows, lines))
+            }
+            RowSource::Csv(text) => {
+                let mut reader = CsvRows::new(&text).map_err(csv_error)?;
+                let (mut rows, mut lines) = (Vec::new(), Vec::new());
+                while let Some(record) = reader.next_row().map_err(csv_error)? {
+                    rows.push(record.row);
+                    lines.push(Some(record.line));
+                }
+                Ok((rows, lines))
+            }
+        }
+    }
+}
+
+/// A result list that keeps at most `cap` items but counts them all.
+pub(crate) struct Capped<T> {
+    items: Vec<T>,
+    total: usize,
+    cap: Option<usize>,
+}
+
+impl<T> Capped<T> {
+    pub(crate) fn new(cap: Option<usize>) -> Self {
+        Capped { items: Vec::new(), total: 0, cap }
+    }
+
+    /// Whether the next item would be kept; lets a caller skip building it.
+    pub(crate) fn has_room(&self) -> bool {
+        self.cap.is_none_or(|cap| self.items.len() < cap)
+    }
+
+    pub(crate) fn push(&mut self, item: T) {
+        self.total += 1;
+        if self.has_room() {
+            self.items.push(item);
+        }
+    }
+
+    /// Count an item that was not built because there was no room for it.
+    pub(crate) fn skip(&mut self) {
+        debug_assert!(!self.has_room());
+        self.total += 1;
+    }
+
+    pub(crate) fn items(&self) -> &[T] {
+        &self.items
+    }
+
+    pub(crate) fn total(&self) -> usize {
+        self.total
+    }
+
+    pub(crate) fn omitted(&self) -> usize {
+        self.total - self.items.len()
+    }
+}
+
+/// Items of a fully built list beyond the cap are dropped; returns how many.
+pub(crate) fn cap_vec<T>(items: &mut Vec<T>, cap: Option<usize>) -> usize {
+    match cap {
+        Some(cap) if items.len() > cap => {
+            let omitted = items.len() - cap;
+            items.truncate(cap);
+            omitted
+        }
+        _ => 0,
+    }
+}
