@@ -62,7 +62,8 @@ fn whole_float_to_int(x: f64) -> Cell {
     } else if (0.0..TWO_64).contains(&x) {
         Cell::Json(Value::from(x as u64))
     } else {
-        Cell::float(x)
+        // Every whole float's digits are exact: `{:.0}` prints what Python's `str(int(x))` does.
+        Cell::BigInt { approx: x, text: format!("{x:.0}") }
     }
 }
 
@@ -81,6 +82,10 @@ fn to_integer(value: &Value) -> Result<Cell, TypeProblem> {
         Value::String(s) => {
             let stripped = text::strip(s);
             if let Some(int) = number::parse_int(stripped) {
+                if int.is_f64() {
+                    let text = number::int_text(stripped).unwrap_or_default();
+                    return Ok(Cell::BigInt { approx: int.as_f64().unwrap_or(f64::NAN), text });
+                }
                 return Ok(Cell::Json(Value::Number(int)));
             }
             match number::parse_float(stripped) {

@@ -221,3 +221,24 @@ fn every_tool_answers_an_empty_dataset_with_a_result() {
         assert_envelope(&result, tool);
     }
 }
+
+#[test]
+fn integers_beyond_64_bits_keep_their_digits_in_messages() {
+    // From the reference under CPython 3.11: an integer column turns 1e21 into the int
+    // 10**21, which matches \d+ and is quoted with all its digits; the value itself comes
+    // back as the float 1e21 here (a documented deviation).
+    let result = validate_rows(&json!({
+        "rows": [{"d": 1e21}, {"d": "99999999999999999999"}],
+        "columns": [{"name": "d", "type": "integer", "pattern": "\\d+", "allowed": [1]}]
+    }))
+    .unwrap();
+    let messages: Vec<&str> =
+        result["findings"].as_array().unwrap().iter().map(|f| f["message"].as_str().unwrap()).collect();
+    assert_eq!(
+        messages,
+        [
+            "1000000000000000000000 is not one of the allowed values: 1",
+            "99999999999999999999 is not one of the allowed values: 1"
+        ]
+    );
+}

@@ -53,6 +53,24 @@ pub fn parse_int(s: &str) -> Option<Number> {
     int_number(negative, digits.trim_start_matches('0'))
 }
 
+/// What `str(int(s))` prints: the exact decimal digits of Python `int(s)`,
+/// however large; `None` where `int(s)` raises.
+pub fn int_text(s: &str) -> Option<String> {
+    let ascii = to_ascii_number_text(s)?;
+    let cleaned = remove_underscores(&ascii)?;
+    let (negative, digits) = split_sign(trim_c_space(&cleaned));
+    let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits || digits.len() > INT_MAX_STR_DIGITS {
+        return None;
+    }
+    let digits = digits.trim_start_matches('0');
+    Some(match (digits.is_empty(), negative) {
+        (true, _) => "0".to_owned(),
+        (false, true) => format!("-{digits}"),
+        (false, false) => digits.to_owned(),
+    })
+}
+
 /// `CPython`'s `_PyUnicode_TransformDecimalAndSpaceToASCII`, or `None` where it
 /// would leave a character that cannot be part of a number.
 ///

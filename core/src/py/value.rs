@@ -14,6 +14,13 @@ use super::{number, repr, text};
 pub(crate) enum Cell {
     Json(Value),
     NonFinite(f64),
+    /// A Python int beyond 64 bits: its exact digits for messages and
+    /// patterns, and the nearest float where JSON needs a number (a
+    /// documented deviation: JSON numbers here are at most 64-bit integers).
+    BigInt {
+        approx: f64,
+        text: String,
+    },
 }
 
 impl Cell {
@@ -30,6 +37,7 @@ impl Cell {
         match self {
             Cell::Json(value) => value.clone(),
             Cell::NonFinite(x) => json_safe_float(*x),
+            Cell::BigInt { approx, .. } => json_safe_float(*approx),
         }
     }
 
@@ -37,7 +45,7 @@ impl Cell {
     pub(crate) fn to_float(&self) -> Option<f64> {
         match self {
             Cell::Json(value) => to_float(value),
-            Cell::NonFinite(x) => Some(*x),
+            Cell::NonFinite(x) | Cell::BigInt { approx: x, .. } => Some(*x),
         }
     }
 
@@ -46,6 +54,7 @@ impl Cell {
         match self {
             Cell::Json(value) => repr::str_of(value),
             Cell::NonFinite(x) => repr::repr_float(*x),
+            Cell::BigInt { text, .. } => text.clone(),
         }
     }
 
@@ -54,6 +63,7 @@ impl Cell {
         match self {
             Cell::Json(value) => repr::repr(value),
             Cell::NonFinite(x) => repr::repr_float(*x),
+            Cell::BigInt { text, .. } => text.clone(),
         }
     }
 
@@ -63,6 +73,10 @@ impl Cell {
             Cell::Json(value) => py_eq(value, other),
             // JSON holds no NaN or infinity, so nothing equals these.
             Cell::NonFinite(_) => false,
+            // Beyond 64 bits only a float can be equal, and only exactly.
+            Cell::BigInt { approx, text } => other
+                .as_f64()
+                .is_some_and(|f| !other.is_i64() && !other.is_u64() && f == *approx && *text == format!("{f:.0}")),
         }
     }
 }
