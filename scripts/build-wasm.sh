@@ -31,7 +31,7 @@ if ! cmp -s "$work/web/${name}_bg.wasm" "$work/nodejs/${name}_bg.wasm"; then
 fi
 
 # wasm-opt from the npm package `binaryen` (pinned in npm/package.json): it
-# shrinks the module by about a quarter at equal speed (see npm/README.md).
+# shrinks the module at equal speed (figures in npm/README.md).
 # Debian's binaryen 108 is too old: it breaks wasm-bindgen's externref table.
 wasm_opt="$npm_dir/node_modules/.bin/wasm-opt"
 wasm="$work/web/${name}_bg.wasm"
