@@ -51,13 +51,20 @@ test('JS values with no JSON form are invalid_json on the value path', () => {
   }
 });
 
+// The same answer, result or error, as a comparable value.
+function answerOf(fn) {
+  try {
+    return { result: fn() };
+  } catch (error) {
+    return { code: error.code, message: error.message };
+  }
+}
+
 test('undefined arguments reach the core as null on both paths', () => {
   for (const tool of esm.toolNames()) {
-    const expected = thrownBy(() => esm.callToolJson(tool, 'null'));
-    for (const call of [esm.callTool, esm.callToolValues]) {
-      const error = thrownBy(() => call(tool, undefined));
-      assert.deepEqual([error.code, error.message], [expected.code, expected.message], tool);
-    }
+    const expected = answerOf(() => JSON.parse(esm.callToolJson(tool, 'null')));
+    assert.deepEqual(answerOf(() => esm.callTool(tool, undefined)), expected, tool);
+    assert.deepEqual(answerOf(() => esm.callToolValues(tool, undefined)), expected, tool);
   }
 });
 
@@ -168,4 +175,24 @@ test('the browser entry works in any runtime once init is given the module', asy
     };
     assert.equal(outcome(browser), outcome(esm), tool);
   }
+});
+
+// serde-wasm-bindgen refuses integers beyond 2^53 on the way out; the binding
+// then falls back to JSON.parse, which rounds them, as the JSON path does. A
+// blank-key row is echoed whole by count_distinct, so it carries one back.
+const echoing = (() => {
+  try {
+    esm.callToolJson('count_distinct', '{"rows": [], "key": "id"}');
+    return false;
+  } catch (error) {
+    return /is not implemented yet/.test(error.message) ? 'the core does not implement count_distinct yet' : false;
+  }
+})();
+
+test('integers beyond 2^53 come back rounded on both paths, not as an error', { skip: echoing }, () => {
+  const big = 2n ** 64n - 1n;
+  const values = esm.callToolValues('count_distinct', { rows: [{ id: '', n: big }], key: 'id' });
+  const text = esm.callTool('count_distinct', JSON.parse('{"rows": [{"id": "", "n": 18446744073709551615}], "key": "id"}'));
+  assert.equal(values.blank_key_rows[0].row.n, Number(big));
+  assert.deepEqual(values, text);
 });
