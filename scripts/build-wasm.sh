@@ -14,9 +14,9 @@ out="$npm_dir/dist"
 name=mcp_validation_core
 
 cd "$root"
-cargo build --release --locked -p mcp-validation-wasm --target wasm32-unknown-unknown
+cargo build --release -p mcp-validation-wasm --target wasm32-unknown-unknown
 # Wherever cargo put it: CARGO_TARGET_DIR or build.target-dir may move target/.
-target_dir=$(cargo metadata --format-version 1 --no-deps --locked | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).target_directory')
+target_dir=$(cargo metadata --format-version 1 --no-deps | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).target_directory')
 module="$target_dir/wasm32-unknown-unknown/release/validation_wasm.wasm"
 
 work=$(mktemp -d)

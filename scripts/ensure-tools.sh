@@ -16,7 +16,7 @@ rustup target add wasm32-unknown-unknown >/dev/null
 
 # The CLI must match the crate exactly, or the glue it writes does not fit the
 # module. The version comes from Cargo.lock, where the `=` pin in wasm/Cargo.toml puts it.
-wanted=$(cargo pkgid --locked -p wasm-bindgen | sed 's/.*@//')
+wanted=$(cargo pkgid -p wasm-bindgen | sed 's/.*@//')
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [[ "$have" != "$wanted" ]]; then
   echo "ensure-tools: installing wasm-bindgen-cli $wanted (found: ${have:-none}); this takes a few minutes"
