@@ -1,0 +1,15 @@
+// Node, ES modules: the CommonJS entry's instance, re-exported by name.
+import api from './node.cjs';
+
+export const {
+  callTool,
+  callToolJson,
+  callToolValues,
+  validateRows,
+  reconcile,
+  countDistinct,
+  duplicateReport,
+  toolNames,
+  ValidationArgumentError,
+  init,
+} = api;

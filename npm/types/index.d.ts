@@ -1,0 +1,411 @@
+// Types for mcp-validation-core. The shapes follow the reference server
+// (mcp-validation-server 0.1.0): the same snake_case argument objects as its
+// MCP tools, and the same result envelopes as its structuredContent.
+
+// ---------------------------------------------------------------- JSON values
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+// ----------------------------------------------------------------- arguments
+
+/** A column type; `date` means ISO-8601 `YYYY-MM-DD`. */
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'any';
+
+/** What a failing value does to its row: hold it back, or keep it and flag it. */
+export type OnFail = 'quarantine' | 'flag';
+
+/** One column of a `validate_rows` contract. Unknown keys are an argument error. */
+export interface ColumnSpec {
+  name: string;
+  required?: boolean;
+  type?: ColumnType;
+  min?: number;
+  max?: number;
+  range?: [number, number];
+  /** A regular expression the whole value must match. */
+  pattern?: string;
+  allowed?: JsonValue[];
+  not_blank?: boolean;
+  on_fail?: OnFail;
+  description?: string;
+}
+
+/**
+ * Row data is deliberately unconstrained, as in the reference: a row that is
+ * not an object is reported as a finding, not refused.
+ */
+export type Rows = readonly unknown[];
+
+export interface ValidateRowsArgs {
+  rows: Rows;
+  columns: readonly ColumnSpec[];
+  /** A column to quote in each locator; it does not affect validation. */
+  row_key?: string | null;
+}
+
+/** A movement as an object; a bare signed number or numeric string also works. */
+export interface MovementInput {
+  amount?: number | string;
+  /** Alias of `amount`. */
+  value?: number | string;
+  /** `in`/`out` (or credit/debit, receipt/payment, `+`/`-`, ...). */
+  direction?: string;
+  /** Alias of `direction`. */
+  sign?: string;
+  label?: string;
+  description?: string;
+  reference?: string;
+  date?: string;
+}
+
+export interface ReconcileArgs {
+  /** A number or a numeric string. */
+  opening_balance: number | string;
+  movements: ReadonlyArray<number | string | MovementInput>;
+  /** A number or a numeric string. */
+  closing_balance: number | string;
+  /** Largest variance accepted as closing; default 0.01. */
+  tolerance?: number;
+}
+
+export interface CountDistinctArgs {
+  rows: Rows;
+  /** The column holding the stable identifier. */
+  key: string;
+  /** Default false: keys are compared after trimming and case folding. */
+  case_sensitive?: boolean;
+}
+
+export interface DuplicateReportArgs {
+  rows: Rows;
+  key: string;
+  match_fields?: readonly string[] | null;
+  /** Above 0 and at most 1; enables `near_match` groups. */
+  similarity_threshold?: number | null;
+  case_sensitive?: boolean;
+  /** Default 50. */
+  max_groups?: number;
+}
+
+// ------------------------------------------------------------------- results
+
+export type ToolName = 'validate_rows' | 'reconcile' | 'count_distinct' | 'duplicate_report';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export type Verdict =
+  | 'clean'
+  | 'flagged'
+  | 'quarantined'
+  | 'does_not_close'
+  | 'review_required'
+  | 'inputs_rejected';
+
+/** Where a finding applies; `*_number` is the one-based twin of `*_index`. */
+export interface Locator {
+  row_index?: number;
+  row_number?: number;
+  row_key?: string;
+  column?: string;
+  movement_index?: number;
+  movement_number?: number;
+  side?: string;
+}
+
+export interface Finding {
+  /** Stable machine-readable code, e.g. `not_a_number`. */
+  code: string;
+  severity: Severity;
+  message: string;
+  locator?: Locator;
+  value?: JsonValue;
+  expected?: JsonValue;
+  guidance?: string;
+}
+
+/** The fields every result starts with. */
+export interface Envelope<T extends ToolName, V extends Verdict> {
+  tool: T;
+  /** True only when the data has nothing wrong with it. */
+  ok: boolean;
+  verdict: V;
+  finding_count: number;
+  findings: Finding[];
+  guidance: string;
+}
+
+/** The envelope for arguments of the right type that cannot be used as data. */
+export interface Rejected<T extends ToolName> extends Envelope<T, 'inputs_rejected'> {
+  ok: false;
+}
+
+export interface RowLocator {
+  row_index: number;
+  row_number: number;
+  row_key?: string;
+}
+
+// validate_rows
+
+export type ColumnCheck =
+  | { rule: 'min'; bound: number }
+  | { rule: 'max'; bound: number }
+  | { rule: 'range'; low: number; high: number }
+  | { rule: 'pattern'; regex: string; matching: 'fullmatch' }
+  | { rule: 'one_of'; allowed: JsonValue[] }
+  | { rule: 'not_blank' };
+
+/** A column of the contract as parsed, echoed back so the caller sees which rules ran. */
+export interface ParsedColumn {
+  name: string;
+  required: boolean;
+  type: ColumnType;
+  on_fail: OnFail;
+  description?: string;
+  checks: ColumnCheck[];
+}
+
+export interface HeldRow {
+  locator: RowLocator;
+  /** The row as given; a row that was not an object appears as `{"_raw": value}`. */
+  row: JsonObject;
+  reasons: string[];
+  findings: Finding[];
+}
+
+export interface ValidateRowsReport extends Envelope<'validate_rows', 'clean' | 'flagged' | 'quarantined'> {
+  contract: { row_key: string | null; columns: ParsedColumn[] };
+  summary: {
+    rows_in: number;
+    accepted: number;
+    quarantined: number;
+    flagged: number;
+    pass_rate: number;
+    accounted_for: number;
+  };
+  /** The passing rows, with unambiguous coercions applied. */
+  accepted: JsonObject[];
+  quarantine: HeldRow[];
+  flagged: HeldRow[];
+  errors_by_column: Record<string, number>;
+  findings_by_code: Record<string, number>;
+  columns_seen: string[];
+  columns_required_but_absent: string[];
+}
+
+export interface ValidateRowsRejected extends Rejected<'validate_rows'> {
+  summary: { rows_in: 0; accepted: 0; quarantined: 0; flagged: 0 };
+  accepted: [];
+  quarantine: [];
+  flagged: [];
+}
+
+export type ValidateRowsResult = ValidateRowsReport | ValidateRowsRejected;
+
+// reconcile
+
+export interface ParsedMovement {
+  movement_index: number;
+  movement_number: number;
+  amount: number;
+  direction: 'in' | 'out';
+  signed_amount: number;
+  label?: string;
+  date?: string;
+}
+
+export interface ReconcileReport
+  extends Envelope<'reconcile', 'clean' | 'does_not_close' | 'inputs_rejected'> {
+  arithmetic: string;
+  opening_balance: number;
+  movements_net: number;
+  expected_closing_balance: number;
+  reported_closing_balance: number;
+  variance: number;
+  absolute_variance: number;
+  tolerance: number;
+  /** null when a movement could not be read: neither a pass nor a fail. */
+  closes: boolean | null;
+  arithmetic_is_reliable: boolean;
+  movement_counts: { total: number; in: number; out: number; unreadable: number };
+  movement_totals: { in: number; out: number };
+  movements: ParsedMovement[];
+}
+
+/** Balances that are not numbers, or movements that are not an array. */
+export interface ReconcileRejected extends Rejected<'reconcile'> {
+  arithmetic?: never;
+  opening_balance: number | null;
+  reported_closing_balance: number | null;
+  closes: null;
+  arithmetic_is_reliable: false;
+}
+
+export type ReconcileResult = ReconcileReport | ReconcileRejected;
+
+// count_distinct and duplicate_report
+
+export interface BlankKeyRow {
+  locator: RowLocator;
+  reason: string;
+  row: JsonObject;
+}
+
+export interface CountDistinctReport extends Envelope<'count_distinct', 'clean' | 'review_required'> {
+  stable_key: string;
+  row_count: number;
+  distinct_count: number;
+  difference: number;
+  difference_breakdown: { from_repeated_keys: number; from_rows_with_blank_key: number };
+  rows_with_a_key: number;
+  rows_with_blank_key: number;
+  blank_key_rows: BlankKeyRow[];
+  repeated_keys: Array<{ key: string; count: number; row_indexes: number[] }>;
+}
+
+export interface CountDistinctRejected extends Rejected<'count_distinct'> {
+  row_count: 0;
+  distinct_count: 0;
+  difference: 0;
+}
+
+export type CountDistinctResult = CountDistinctReport | CountDistinctRejected;
+
+export interface GroupMember {
+  locator: RowLocator;
+  /** The key as compared (trimmed and case-folded unless case_sensitive). */
+  key: string;
+  row: JsonObject;
+}
+
+export interface DuplicateGroup {
+  group_id: string;
+  kind: 'same_key' | 'same_signature' | 'near_match';
+  reason: string;
+  size: number;
+  keys: string[];
+  recommended_action: 'human_review';
+  auto_merged: false;
+  decision_required: true;
+  review_question: string;
+  members: GroupMember[];
+  /** Only on `near_match` groups. */
+  similarity?: number;
+  /** Members beyond those listed. */
+  members_omitted?: number;
+}
+
+export interface DuplicateReportReport extends Envelope<'duplicate_report', 'clean' | 'review_required'> {
+  stable_key: string;
+  row_count: number;
+  distinct_keys: number;
+  duplicate_group_count: number;
+  rows_in_duplicate_groups: number;
+  auto_merged: false;
+  nothing_was_merged_or_deleted: true;
+  blank_key_rows: BlankKeyRow[];
+  groups: DuplicateGroup[];
+  groups_omitted: number;
+}
+
+export interface DuplicateReportRejected extends Rejected<'duplicate_report'> {
+  row_count: 0;
+  distinct_keys: 0;
+  duplicate_group_count: 0;
+  auto_merged: false;
+  groups: [];
+}
+
+export type DuplicateReportResult = DuplicateReportReport | DuplicateReportRejected;
+
+/** Arguments by tool name. */
+export interface ToolArgs {
+  validate_rows: ValidateRowsArgs;
+  reconcile: ReconcileArgs;
+  count_distinct: CountDistinctArgs;
+  duplicate_report: DuplicateReportArgs;
+}
+
+/** Results by tool name. */
+export interface ToolResults {
+  validate_rows: ValidateRowsResult;
+  reconcile: ReconcileResult;
+  count_distinct: CountDistinctResult;
+  duplicate_report: DuplicateReportResult;
+}
+
+export type ToolResult = ToolResults[ToolName];
+
+// -------------------------------------------------------------------- errors
+
+/** Stable codes of argument errors. */
+export type ErrorCode =
+  | 'invalid_contract'
+  | 'invalid_argument'
+  | 'argument_type'
+  | 'unknown_tool'
+  | 'invalid_json';
+
+/**
+ * Thrown when the call itself is malformed. A dataset that fails its checks is
+ * never thrown: it is a result with `ok: false`.
+ */
+export class ValidationArgumentError extends Error {
+  constructor(message: string, code: ErrorCode, argument?: string | null);
+  readonly name: 'ValidationArgumentError';
+  /** Stable, machine-readable class of the error. */
+  readonly code: ErrorCode;
+  /** The argument at fault, when one argument is. */
+  readonly argument: string | undefined;
+}
+
+// ----------------------------------------------------------------- functions
+
+/** Apply a column contract; every row is accepted or quarantined. */
+export function validateRows(args: ValidateRowsArgs): ValidateRowsResult;
+/** Check opening + movements = closing and explain the variance. */
+export function reconcile(args: ReconcileArgs): ReconcileResult;
+/** Distinct entities on a stable key versus rows. */
+export function countDistinct(args: CountDistinctArgs): CountDistinctResult;
+/** Suspected duplicate groups for human review; never merges. */
+export function duplicateReport(args: DuplicateReportArgs): DuplicateReportResult;
+
+/** Run a check by its MCP tool name (JSON text across the boundary). */
+export function callTool<T extends ToolName>(name: T, args: ToolArgs[T]): ToolResults[T];
+export function callTool(name: string, args: unknown): ToolResult;
+
+/**
+ * Like `callTool`, with arguments and result converted value by value by
+ * serde-wasm-bindgen instead of as JSON text.
+ */
+export function callToolValues<T extends ToolName>(name: T, args: ToolArgs[T]): ToolResults[T];
+export function callToolValues(name: string, args: unknown): ToolResult;
+
+/**
+ * JSON text in, JSON text out. The exact form: number types (20 vs 20.0) and
+ * key order are as the reference produces them.
+ */
+export function callToolJson(name: string, argsJson: string): string;
+
+/** The tool names, from the core. */
+export function toolNames(): ToolName[];
+
+/** What `init` accepts: a URL or path to the `.wasm`, its bytes, a Response, or a compiled module. */
+export type InitInput =
+  | string
+  | URL
+  | Request
+  | Response
+  | ArrayBuffer
+  | ArrayBufferView
+  | WebAssembly.Module
+  | Promise<Response>;
+
+/**
+ * Load the module. Required once before any check in browsers and other
+ * non-Node runtimes (the `.wasm` is fetched next to the glue by default);
+ * in Node the module loads on import and this resolves at once.
+ */
+export function init(source?: InitInput): Promise<void>;

@@ -1,0 +1,240 @@
+//! The plain byte-buffer ABI, for hosts that are not JavaScript.
+//!
+//! A host that runs the `.wasm` module without the wasm-bindgen glue (the
+//! native wasmtime MCP host, or any other runtime) uses only these three
+//! exports. None of them reaches a JS import, so a host may define every
+//! `__wbindgen_*`/`__wbg_*` import as a trap and never call `__wbindgen_start`.
+//!
+//! ```text
+//! mcpv_alloc(len: u32) -> u32
+//!     A buffer of `len` bytes in linear memory; 0 if memory is exhausted.
+//!     `len` 0 gives a non-null pointer that must not be read or written.
+//! mcpv_free(ptr: u32, len: u32)
+//!     Release a buffer from mcpv_alloc or mcpv_call, with the length it had.
+//! mcpv_call(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32) -> u64
+//!     Run one check. `tool` is the tool name (UTF-8), `args` the arguments as
+//!     a JSON object (UTF-8 JSON text). Both input buffers stay owned by the
+//!     caller. Returns `(ptr << 32) | len` of a new result buffer, which the
+//!     caller frees with mcpv_free(ptr, len). Its first byte is a status:
+//!       0  the rest is the JSON result envelope (a failing dataset is here too);
+//!       1  the rest is a JSON argument error:
+//!          {"code": "<ErrorCode::as_str>", "message": "...", "argument": "..." | null}
+//! ```
+//!
+//! Memory can grow during any call, so a host must re-read the memory's base
+//! and size after each call rather than keep a view from before it. A trap
+//! (out of memory, or a bug in the core) is the only other outcome; there is no
+//! panic hook, so a panic traps without calling out of the module.
+
+use validation_core::ToolError;
+
+/// First byte of a result buffer holding the JSON result envelope.
+pub const STATUS_OK: u8 = 0;
+/// First byte of a result buffer holding a JSON argument error.
+pub const STATUS_ARGUMENT_ERROR: u8 = 1;
+
+/// Run the check named by the UTF-8 bytes `tool` on the JSON text `args_json`,
+/// and encode the outcome as a result buffer (status byte, then JSON).
+///
+/// A tool name that is not UTF-8 is decoded lossily rather than refused here:
+/// it then names no tool, and the core answers with its own `unknown_tool`
+/// error, so the ABI adds no error of its own.
+pub fn call(tool: &[u8], args_json: &[u8]) -> Vec<u8> {
+    let name = String::from_utf8_lossy(tool);
+    encode(validation_core::call_tool_json(&name, args_json))
+}
+
+/// Encode a core outcome as a result buffer.
+pub fn encode(outcome: Result<String, ToolError>) -> Vec<u8> {
+    match outcome {
+        Ok(json) => with_status(STATUS_OK, json.as_bytes()),
+        Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
+    }
+}
+
+/// The JSON form of an argument error, shared by both ABIs:
+/// `{"code", "message", "argument"}`, with `argument` null when no single
+/// argument is at fault.
+pub fn error_json(err: &ToolError) -> String {
+    serde_json::json!({
+        "code": err.code.as_str(),
+        "message": err.message,
+        "argument": err.argument,
+    })
+    .to_string()
+}
+
+fn with_status(status: u8, json: &[u8]) -> Vec<u8> {
+    let mut buffer = Vec::with_capacity(json.len() + 1);
+    buffer.push(status);
+    buffer.extend_from_slice(json);
+    buffer
+}
+
+/// Pack a result buffer's address and length into `mcpv_call`'s return value.
+pub fn pack(ptr: u32, len: u32) -> u64 {
+    (u64::from(ptr) << 32) | u64::from(len)
+}
+
+/// Split `mcpv_call`'s return value into the result buffer's address and length.
+pub fn unpack(packed: u64) -> (u32, u32) {
+    ((packed >> 32) as u32, packed as u32)
+}
+
+/// The exported functions. Pointers are `u32` because they are wasm32 linear
+/// memory offsets, so these exist only when compiling for wasm32; natively the
+/// logic above is tested directly.
+#[cfg(target_arch = "wasm32")]
+pub mod exports {
+    use std::alloc::{alloc, dealloc, Layout};
+
+    // Every buffer is a byte array with alignment 1; a zero length still gets a
+    // one-byte allocation so alloc and free agree on the layout without a
+    // special case for a dangling pointer. None for a size no allocation can
+    // have (over isize::MAX on wasm32).
+    fn layout(len: u32) -> Option<Layout> {
+        Layout::from_size_align(len.max(1) as usize, 1).ok()
+    }
+
+    /// `mcpv_alloc(len) -> ptr`; see the module documentation.
+    #[no_mangle]
+    pub extern "C" fn mcpv_alloc(len: u32) -> u32 {
+        let Some(layout) = layout(len) else { return 0 };
+        // SAFETY: the layout has a non-zero size. A null result (memory
+        // exhausted) becomes 0, which the caller checks.
+        let ptr = unsafe { alloc(layout) };
+        ptr as usize as u32
+    }
+
+    /// `mcpv_free(ptr, len)`; see the module documentation.
+    #[no_mangle]
+    pub extern "C" fn mcpv_free(ptr: u32, len: u32) {
+        let Some(layout) = layout(len) else { return };
+        if ptr == 0 {
+            return;
+        }
+        // SAFETY: the caller returns a buffer it received from mcpv_alloc or
+        // mcpv_call with that buffer's length, which is how it was allocated
+        // (a result buffer is a Box<[u8]> of exactly `len` >= 1 bytes).
+        unsafe { dealloc(ptr as usize as *mut u8, layout) }
+    }
+
+    /// `mcpv_call(tool_ptr, tool_len, args_ptr, args_len) -> (ptr << 32) | len`;
+    /// see the module documentation.
+    #[no_mangle]
+    pub extern "C" fn mcpv_call(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32) -> u64 {
+        // SAFETY: the caller guarantees each (ptr, len) is a readable buffer it
+        // owns for the duration of the call.
+        let tool = unsafe { input(tool_ptr, tool_len) };
+        let args = unsafe { input(args_ptr, args_len) };
+        let result = super::call(tool, args).into_boxed_slice();
+        let len = result.len() as u32;
+        let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
+        super::pack(ptr, len)
+    }
+
+    unsafe fn input<'a>(ptr: u32, len: u32) -> &'a [u8] {
+        if len == 0 {
+            // The pointer may be anything (even 0) when there are no bytes.
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(ptr as usize as *const u8, len as usize) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn decode(buffer: &[u8]) -> (u8, Value) {
+        let (status, json) = buffer
+            .split_first()
+            .expect("a result buffer is never empty");
+        (
+            *status,
+            serde_json::from_slice(json).expect("the payload is JSON"),
+        )
+    }
+
+    #[test]
+    fn every_call_encodes_exactly_what_the_core_returns() {
+        // Whatever the core answers (stub or real), the buffer carries it
+        // unchanged: status 0 with the core's JSON text, or status 1 with its error.
+        let args = br#"{"rows": [{"id": "A"}], "key": "id", "columns": [{"name": "id"}]}"#;
+        for tool in validation_core::TOOL_NAMES {
+            let buffer = call(tool.as_bytes(), args);
+            match validation_core::call_tool_json(tool, args) {
+                Ok(json) => {
+                    assert_eq!(buffer[0], STATUS_OK, "{tool}");
+                    assert_eq!(&buffer[1..], json.as_bytes(), "{tool}");
+                }
+                Err(err) => {
+                    assert_eq!(buffer[0], STATUS_ARGUMENT_ERROR, "{tool}");
+                    assert_eq!(&buffer[1..], error_json(&err).as_bytes(), "{tool}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_result_is_status_zero_then_the_json_text_verbatim() {
+        // Verbatim matters: 20 and 20.0 and key order must survive the ABI.
+        let buffer = encode(Ok(r#"{"b":20.0,"a":20}"#.to_owned()));
+        assert_eq!(buffer, b"\x00{\"b\":20.0,\"a\":20}");
+    }
+
+    #[test]
+    fn an_unknown_tool_is_the_cores_unknown_tool_error() {
+        let (status, error) = decode(&call(b"no_such_tool", b"{}"));
+        assert_eq!(status, STATUS_ARGUMENT_ERROR);
+        assert_eq!(error["code"], "unknown_tool");
+        assert_eq!(error["message"], "Unknown tool: no_such_tool");
+        assert_eq!(error["argument"], Value::Null);
+    }
+
+    #[test]
+    fn a_tool_name_that_is_not_utf8_names_no_tool() {
+        let (status, error) = decode(&call(b"validate_rows\xff", b"{}"));
+        assert_eq!(status, STATUS_ARGUMENT_ERROR);
+        assert_eq!(error["code"], "unknown_tool");
+    }
+
+    #[test]
+    fn arguments_that_are_not_json_are_the_cores_invalid_json_error() {
+        for args in [&b"{"[..], b"", b"\xff\xfe"] {
+            let (status, error) = decode(&call(b"count_distinct", args));
+            assert_eq!(status, STATUS_ARGUMENT_ERROR);
+            assert_eq!(error["code"], "invalid_json", "{args:?}");
+        }
+    }
+
+    #[test]
+    fn an_error_keeps_code_message_argument_in_that_order() {
+        let err = ToolError {
+            code: validation_core::ErrorCode::InvalidArgument,
+            message: "key must be \"x\"".to_owned(),
+            argument: Some("key".to_owned()),
+        };
+        assert_eq!(
+            error_json(&err),
+            r#"{"code":"invalid_argument","message":"key must be \"x\"","argument":"key"}"#
+        );
+    }
+
+    #[test]
+    fn pack_and_unpack_are_inverse_at_the_extremes() {
+        for (ptr, len) in [
+            (0, 0),
+            (1, 2),
+            (u32::MAX, 0),
+            (0, u32::MAX),
+            (u32::MAX, u32::MAX),
+        ] {
+            let packed = pack(ptr, len);
+            assert_eq!(unpack(packed), (ptr, len));
+        }
+        assert_eq!(pack(0x1234, 0x10), 0x0000_1234_0000_0010);
+    }
+}

@@ -1,0 +1,75 @@
+//! The JavaScript API, through wasm-bindgen.
+//!
+//! These are the raw exports the npm package's small JS layer wraps; users call
+//! `validateRows(args)` and friends from there, which also turns the error
+//! objects thrown here into `ValidationArgumentError`s. Two ways across the
+//! boundary are offered because they trade differently:
+//!
+//! - `callToolJson`: JSON text in, JSON text out. Exact (keeps 20 vs 20.0 and
+//!   key order), and one copy each way however large the arguments are.
+//! - `callTool`: JS values in and out, converted by serde-wasm-bindgen, with
+//!   results as plain objects and arrays (never `Map`s).
+
+use serde::Serialize;
+use serde_json::Value;
+use validation_core::{ErrorCode, ToolError};
+use wasm_bindgen::prelude::*;
+
+/// Run a check on a JS arguments object; the result is a plain JS object.
+///
+/// # Errors
+/// Throws `{code, message, argument}` (a plain object) for an argument error.
+#[wasm_bindgen(js_name = callTool, skip_typescript)]
+pub fn call_tool(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
+    // A JS value with no JSON equivalent (a function, a symbol, a BigInt
+    // outside 64 bits) cannot be an argument object; the core calls text that
+    // does not parse invalid_json, and this is the same situation.
+    let args: Value = serde_wasm_bindgen::from_value(args).map_err(|err| {
+        error_value(&ToolError {
+            code: ErrorCode::InvalidJson,
+            message: format!("the arguments are not valid JSON: {err}"),
+            argument: None,
+        })
+    })?;
+    let result = validation_core::call_tool(name, &args).map_err(|err| error_value(&err))?;
+    to_plain(&result)
+}
+
+/// Run a check on JSON text; the result is JSON text.
+///
+/// # Errors
+/// Throws `{code, message, argument}` (a plain object) for an argument error.
+#[wasm_bindgen(js_name = callToolJson, skip_typescript)]
+pub fn call_tool_json(name: &str, args_json: &str) -> Result<String, JsValue> {
+    validation_core::call_tool_json(name, args_json.as_bytes()).map_err(|err| error_value(&err))
+}
+
+/// The names of the checks, from the core, so the JS layer never repeats them.
+#[wasm_bindgen(js_name = toolNames, skip_typescript)]
+pub fn tool_names() -> Vec<String> {
+    validation_core::TOOL_NAMES
+        .iter()
+        .map(|&name| name.to_owned())
+        .collect()
+}
+
+fn error_value(err: &ToolError) -> JsValue {
+    let error = serde_json::json!({
+        "code": err.code.as_str(),
+        "message": err.message,
+        "argument": err.argument,
+    });
+    // The error is three strings (or null); converting it cannot fail, but if
+    // it ever did the message alone still reaches the caller.
+    to_plain(&error).unwrap_or_else(|_| JsValue::from_str(&err.message))
+}
+
+fn to_plain(value: &Value) -> Result<JsValue, JsValue> {
+    match value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
+        Ok(js) => Ok(js),
+        // serde-wasm-bindgen refuses integers beyond 2^53 rather than round
+        // them. JSON.parse rounds them, which is what JS users get from every
+        // other JSON source, so fall back to exactly that for such a result.
+        Err(_) => js_sys::JSON::parse(&value.to_string()),
+    }
+}
