@@ -31,6 +31,7 @@ pub fn call_tool(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
             argument: None,
         })
     })?;
+    let args = as_json_would_write(args);
     let result = validation_core::call_tool(name, &args).map_err(|err| error_value(&err))?;
     to_plain(&result)
 }
@@ -51,6 +52,27 @@ pub fn tool_names() -> Vec<String> {
         .iter()
         .map(|&name| name.to_owned())
         .collect()
+}
+
+/// JS has one number type, and serde-wasm-bindgen hands every number over as a
+/// float; `JSON.stringify` writes a whole number as an integer (`5`, not
+/// `5.0`). Read the numbers the way the JSON text path would, so both paths
+/// see the same arguments (a row of `5` is an int to the checks, as in Python).
+fn as_json_would_write(value: Value) -> Value {
+    match value {
+        Value::Number(number) => match number.as_f64() {
+            // JSON.stringify writes a whole number below 1e21 as its shortest digits (which
+            // Rust's Display also writes, and -0 as 0); JSON reads those as an int if it fits.
+            Some(x) if number.is_f64() && x.fract() == 0.0 && x.abs() < 1e21 => {
+                let text = if x == 0.0 { "0".to_owned() } else { format!("{x}") };
+                serde_json::from_str(&text).unwrap_or(Value::Number(number))
+            }
+            _ => Value::Number(number),
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(as_json_would_write).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, as_json_would_write(v))).collect()),
+        other => other,
+    }
 }
 
 fn error_value(err: &ToolError) -> JsValue {
