@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Every test of the project, on every runtime: the core natively (including
+# all conformance vectors), the byte ABI, the npm package in Node and in
+# Chromium (vectors, packaging, playground), and the MCP host speaking MCP
+# over stdio and HTTP. Installs what it needs first (idempotent).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+scripts/ensure-tools.sh
+scripts/build-wasm.sh
+cargo test --workspace
+scripts/test-npm.sh
