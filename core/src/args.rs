@@ -20,41 +20,39 @@ use crate::error::{ErrorCode, ToolError};
 use crate::py::repr;
 use crate::source::RowSource;
 
-/// The arguments of one call, after JSON text has been pre-parsed.
-pub(crate) struct ArgReader<'a> {
-    args: &'a Map<String, Value>,
-    parsed: Map<String, Value>,
+/// The arguments of one call. Each parameter is read once and taken out, so
+/// a large `rows` array moves into the check instead of being copied.
+pub(crate) struct ArgReader {
+    args: Map<String, Value>,
     problems: Vec<(String, String)>,
 }
 
-impl<'a> ArgReader<'a> {
+impl ArgReader {
     /// Accept the call's `arguments`; `null` means none were given.
-    pub(crate) fn new(args: &'a Value) -> Result<Self, ToolError> {
-        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    pub(crate) fn new(args: Value) -> Result<Self, ToolError> {
         let args = match args {
             Value::Object(map) => map,
-            Value::Null => EMPTY.get_or_init(Map::new),
+            Value::Null => Map::new(),
             other => {
                 return Err(ToolError::new(
                     ErrorCode::ArgumentType,
-                    format!("the arguments must be a JSON object of named arguments, got {}", repr::type_name(other)),
+                    format!("the arguments must be a JSON object of named arguments, got {}", repr::type_name(&other)),
                 ))
             }
         };
-        Ok(ArgReader { args, parsed: Map::new(), problems: Vec::new() })
+        Ok(ArgReader { args, problems: Vec::new() })
     }
 
-    /// The raw value of `name`, with JSON text pre-parsed unless the
+    /// Take the value of `name`, with JSON text pre-parsed unless the
     /// parameter is declared as a plain string.
-    fn raw(&mut self, name: &str, declared_str: bool) -> Option<&Value> {
-        let value = self.args.get(name)?;
+    fn take(&mut self, name: &str, declared_str: bool) -> Option<Value> {
+        let value = self.args.remove(name)?;
         if !declared_str {
-            if let Value::String(text) = value {
+            if let Value::String(text) = &value {
                 if let Ok(parsed @ (Value::Null | Value::Array(_) | Value::Object(_))) =
                     serde_json::from_str::<Value>(text)
                 {
-                    self.parsed.insert(name.to_owned(), parsed);
-                    return self.parsed.get(name);
+                    return Some(parsed);
                 }
             }
         }
@@ -77,7 +75,7 @@ impl<'a> ArgReader<'a> {
 
     /// A required `list[Any]` parameter.
     pub(crate) fn list(&mut self, name: &str) -> Vec<Value> {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None => {
                 self.missing(name);
                 Vec::new()
@@ -92,7 +90,7 @@ impl<'a> ArgReader<'a> {
 
     /// A required `str` parameter.
     pub(crate) fn string(&mut self, name: &str) -> String {
-        match self.raw(name, true).cloned() {
+        match self.take(name, true) {
             None => {
                 self.missing(name);
                 String::new()
@@ -107,7 +105,7 @@ impl<'a> ArgReader<'a> {
 
     /// An optional `str | None` parameter.
     pub(crate) fn optional_string(&mut self, name: &str) -> Option<String> {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s),
             Some(other) => {
@@ -119,7 +117,7 @@ impl<'a> ArgReader<'a> {
 
     /// A required parameter of any JSON type (`Any`): null is a value.
     pub(crate) fn any(&mut self, name: &str) -> Value {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None => {
                 self.missing(name);
                 Value::Null
@@ -130,7 +128,7 @@ impl<'a> ArgReader<'a> {
 
     /// A `float` parameter with a default.
     pub(crate) fn float_or(&mut self, name: &str, default: f64) -> f64 {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None => default,
             Some(value) => lenient::float(&value).unwrap_or_else(|| {
                 self.wrong(name, "a number", &value);
@@ -141,7 +139,7 @@ impl<'a> ArgReader<'a> {
 
     /// A `float | None` parameter, default None.
     pub(crate) fn optional_float(&mut self, name: &str) -> Option<f64> {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None | Some(Value::Null) => None,
             Some(value) => lenient::float(&value).or_else(|| {
                 self.wrong(name, "a number or null", &value);
@@ -152,7 +150,7 @@ impl<'a> ArgReader<'a> {
 
     /// An `int` parameter with a default.
     pub(crate) fn int_or(&mut self, name: &str, default: i64) -> i64 {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None => default,
             Some(value) => lenient::int(&value).unwrap_or_else(|| {
                 self.wrong(name, "an integer", &value);
@@ -163,7 +161,7 @@ impl<'a> ArgReader<'a> {
 
     /// A `bool` parameter with a default.
     pub(crate) fn bool_or(&mut self, name: &str, default: bool) -> bool {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None => default,
             Some(value) => lenient::boolean(&value).unwrap_or_else(|| {
                 self.wrong(name, "true or false", &value);
@@ -174,7 +172,7 @@ impl<'a> ArgReader<'a> {
 
     /// A `list[str] | None` parameter, default None.
     pub(crate) fn optional_string_list(&mut self, name: &str) -> Option<Vec<String>> {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None | Some(Value::Null) => None,
             Some(Value::Array(items)) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -198,7 +196,7 @@ impl<'a> ArgReader<'a> {
 
     /// An optional list cap (`max_listed`): a non-negative integer, or absent/null for none.
     pub(crate) fn optional_cap(&mut self, name: &str) -> Option<usize> {
-        match self.raw(name, false).cloned() {
+        match self.take(name, false) {
             None | Some(Value::Null) => None,
             Some(Value::Number(n)) if n.as_u64().is_some() => {
                 Some(usize::try_from(n.as_u64().unwrap_or(u64::MAX)).unwrap_or(usize::MAX))
@@ -217,7 +215,7 @@ impl<'a> ArgReader<'a> {
         let given: Vec<&str> =
             ["rows", "csv", "path"].into_iter().filter(|name| self.args.contains_key(*name)).collect();
         match given.as_slice() {
-            ["csv"] => match self.raw("csv", true).cloned() {
+            ["csv"] => match self.take("csv", true) {
                 Some(Value::String(text)) => RowSource::Csv(text),
                 other => {
                     self.wrong("csv", "a string of CSV text with a header row", &other.unwrap_or(Value::Null));

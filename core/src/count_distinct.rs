@@ -59,7 +59,7 @@ fn repeated_keys_json(repeated: &[(&str, &Vec<&KeyedRow>)], cap: Option<usize>) 
 }
 
 /// The `count_distinct` tool.
-pub(crate) fn count_distinct(args: &Value) -> Result<Value, ToolError> {
+pub(crate) fn count_distinct(args: Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
     let source = reader.row_source();
     let key = reader.string("key");

@@ -346,7 +346,7 @@ fn argument_error(argument: &str, message: String) -> ToolError {
 }
 
 /// Read and check the arguments, in the reference's order.
-fn request(args: &Value) -> Result<(RowSource, Request, String), ToolError> {
+fn request(args: Value) -> Result<(RowSource, Request, String), ToolError> {
     let mut reader = ArgReader::new(args)?;
     let source = reader.row_source();
     let key = reader.string("key");
@@ -437,7 +437,7 @@ report a deduplicated count as if the merge had happened.",
 }
 
 /// The `duplicate_report` tool.
-pub(crate) fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
+pub(crate) fn duplicate_report(args: Value) -> Result<Value, ToolError> {
     let (source, request, given_key) = request(args)?;
     let (rows, lines) = source.materialise()?;
     let read = read_rows(&rows, &lines, &request.key, request.case_sensitive);

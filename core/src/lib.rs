@@ -36,11 +36,17 @@ pub const TOOL_NAMES: [&str; 4] = ["validate_rows", "reconcile", "count_distinct
 
 /// Run the check called `name` on `args` (a JSON object of its arguments).
 pub fn call_tool(name: &str, args: &Value) -> Result<Value, ToolError> {
+    call_tool_owned(name, args.clone())
+}
+
+/// Like [`call_tool`], taking the arguments by value so large inputs move
+/// into the result instead of being copied.
+pub fn call_tool_owned(name: &str, args: Value) -> Result<Value, ToolError> {
     match name {
-        "validate_rows" => validate_rows(args),
-        "reconcile" => reconcile(args),
-        "count_distinct" => count_distinct(args),
-        "duplicate_report" => duplicate_report(args),
+        "validate_rows" => validate::validate_rows(args),
+        "reconcile" => reconcile::reconcile(args),
+        "count_distinct" => count_distinct::count_distinct(args),
+        "duplicate_report" => duplicates::duplicate_report(args),
         other => Err(ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool: {other}"))),
     }
 }
@@ -49,25 +55,25 @@ pub fn call_tool(name: &str, args: &Value) -> Result<Value, ToolError> {
 pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError> {
     let args: Value = serde_json::from_slice(args_json)
         .map_err(|err| ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}")))?;
-    call_tool(name, &args).map(|result| result.to_string())
+    call_tool_owned(name, args).map(|result| result.to_string())
 }
 
 /// `validate_rows`: apply a column contract; every row is accepted or quarantined.
 pub fn validate_rows(args: &Value) -> Result<Value, ToolError> {
-    validate::validate_rows(args)
+    validate::validate_rows(args.clone())
 }
 
 /// `reconcile`: check opening + movements = closing and explain the variance.
 pub fn reconcile(args: &Value) -> Result<Value, ToolError> {
-    reconcile::reconcile(args)
+    reconcile::reconcile(args.clone())
 }
 
 /// `count_distinct`: distinct entities on a stable key versus rows.
 pub fn count_distinct(args: &Value) -> Result<Value, ToolError> {
-    count_distinct::count_distinct(args)
+    count_distinct::count_distinct(args.clone())
 }
 
 /// `duplicate_report`: suspected duplicate groups for human review; never merges.
 pub fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
-    duplicates::duplicate_report(args)
+    duplicates::duplicate_report(args.clone())
 }

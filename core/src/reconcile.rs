@@ -496,7 +496,7 @@ the findings list any single movement whose size matches the variance.",
 }
 
 /// The `reconcile` tool.
-pub(crate) fn reconcile(args: &Value) -> Result<Value, ToolError> {
+pub(crate) fn reconcile(args: Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
     let opening = reader.any("opening_balance");
     let movements = reader.any("movements");

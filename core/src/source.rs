@@ -16,11 +16,11 @@ pub(crate) enum RowSource {
 }
 
 /// One row as a check sees it: where it is, and what it holds.
-pub(crate) struct SourceRow<'r> {
+pub(crate) struct SourceRow {
     pub(crate) index: usize,
     /// The CSV line the record starts on; `None` for JSON rows.
     pub(crate) line: Option<usize>,
-    pub(crate) row: &'r Value,
+    pub(crate) row: Value,
 }
 
 fn csv_error(err: CsvError) -> ToolError {
@@ -28,20 +28,21 @@ fn csv_error(err: CsvError) -> ToolError {
 }
 
 impl RowSource {
-    /// Visit every row in order; returns how many there were.
-    pub(crate) fn for_each(&self, mut visit: impl FnMut(SourceRow<'_>)) -> Result<usize, ToolError> {
+    /// Hand every row over in order, by value; returns how many there were.
+    pub(crate) fn for_each(self, mut visit: impl FnMut(SourceRow)) -> Result<usize, ToolError> {
         match self {
             RowSource::Rows(rows) => {
-                for (index, row) in rows.iter().enumerate() {
+                let count = rows.len();
+                for (index, row) in rows.into_iter().enumerate() {
                     visit(SourceRow { index, line: None, row });
                 }
-                Ok(rows.len())
+                Ok(count)
             }
             RowSource::Csv(text) => {
-                let mut reader = CsvRows::new(text).map_err(csv_error)?;
+                let mut reader = CsvRows::new(&text).map_err(csv_error)?;
                 let mut index = 0;
                 while let Some(record) = reader.next_row().map_err(csv_error)? {
-                    visit(SourceRow { index, line: Some(record.line), row: &record.row });
+                    visit(SourceRow { index, line: Some(record.line), row: record.row });
                     index += 1;
                 }
                 Ok(index)
@@ -102,6 +103,10 @@ impl<T> Capped<T> {
 
     pub(crate) fn items(&self) -> &[T] {
         &self.items
+    }
+
+    pub(crate) fn into_items(self) -> Vec<T> {
+        self.items
     }
 
     pub(crate) fn total(&self) -> usize {

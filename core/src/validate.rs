@@ -56,11 +56,11 @@ impl HeldRow {
         HeldRow { locator, row, reasons, findings }
     }
 
-    fn to_json(&self) -> Value {
+    fn into_json(self) -> Value {
         Value::Object(object([
             ("locator", Value::Object(self.locator.to_json())),
-            ("row", self.row.clone()),
-            ("reasons", self.reasons.iter().map(|r| Value::from(r.as_str())).collect()),
+            ("row", self.row),
+            ("reasons", self.reasons.into_iter().map(Value::String).collect()),
             ("findings", self.findings.iter().map(Finding::to_json).collect()),
         ]))
     }
@@ -181,12 +181,11 @@ fn check_row(fields: &[Field], row: &Map<String, Value>, locator: &Locator) -> R
 }
 
 /// The row as returned: the input with unambiguous coercions applied.
-fn cleaned_row(fields: &[Field], row: &Map<String, Value>, coerced: Vec<(usize, Value)>) -> Value {
-    let mut cleaned = row.clone();
+fn cleaned_row(fields: &[Field], mut row: Map<String, Value>, coerced: Vec<(usize, Value)>) -> Value {
     for (position, value) in coerced {
-        cleaned.insert(fields[position].name.clone(), value);
+        row.insert(fields[position].name.clone(), value);
     }
-    Value::Object(cleaned)
+    Value::Object(row)
 }
 
 fn record_findings(outcome: &mut Outcome, findings: &[Finding], quarantined: bool) {
@@ -208,29 +207,29 @@ fn record_findings(outcome: &mut Outcome, findings: &[Finding], quarantined: boo
 
 /// A row that is not an object: quarantined with that as its reason. Its
 /// finding stays on the row only, as in the reference (not in the tallies).
-fn quarantine_non_object(outcome: &mut Outcome, row: &SourceRow<'_>) {
+fn quarantine_non_object(outcome: &mut Outcome, index: usize, line: Option<usize>, row: Value) {
+    outcome.quarantine_codes.add("not_an_object");
     if !outcome.quarantine.has_room() {
         outcome.quarantine.skip();
-        outcome.quarantine_codes.add("not_an_object");
         return;
     }
-    let locator = Locator::row(row.index, row.line);
-    let kind = type_name(row.row);
+    let locator = Locator::row(index, line);
+    let kind = type_name(&row);
     let finding =
         Finding::new("not_an_object", Severity::Error, format!("row is a {kind}, not an object with named columns"))
             .at(locator.clone())
-            .with_value(present(row.row));
-    outcome.quarantine_codes.add("not_an_object");
-    let mut held = HeldRow::new(locator, Value::Object(object([("_raw", row.row.clone())])), vec![finding]);
+            .with_value(present(&row));
+    let mut held = HeldRow::new(locator, Value::Object(object([("_raw", row)])), vec![finding]);
     held.reasons =
         vec![format!("row is a {kind}, not an object; every row must be a JSON object of column: value pairs")];
     outcome.quarantine.push(held);
 }
 
-fn validate_one(fields: &[Field], row_key: Option<&str>, outcome: &mut Outcome, source_row: &SourceRow<'_>) {
+fn validate_one(fields: &[Field], row_key: Option<&str>, outcome: &mut Outcome, source_row: SourceRow) {
     outcome.rows_in += 1;
-    let Value::Object(row) = source_row.row else {
-        quarantine_non_object(outcome, source_row);
+    let SourceRow { index, line, row } = source_row;
+    let Value::Object(row) = row else {
+        quarantine_non_object(outcome, index, line, row);
         return;
     };
 
@@ -245,14 +244,9 @@ fn validate_one(fields: &[Field], row_key: Option<&str>, outcome: &mut Outcome, 
 
     // An empty row_key quotes nothing, as does a blank text key.
     let key_value = row_key.filter(|key| !key.is_empty()).and_then(|key| row.get(key)).filter(|v| !is_blank(v));
-    let locator = Locator {
-        row_index: Some(source_row.index),
-        line: source_row.line,
-        row_key: key_value.map(str_of),
-        ..Locator::default()
-    };
+    let locator = Locator { row_index: Some(index), line, row_key: key_value.map(str_of), ..Locator::default() };
 
-    let check = check_row(fields, row, &locator);
+    let check = check_row(fields, &row, &locator);
     let quarantined = check.verdict == RowVerdict::Quarantine;
     record_findings(outcome, &check.findings, quarantined);
     match check.verdict {
@@ -262,8 +256,7 @@ fn validate_one(fields: &[Field], row_key: Option<&str>, outcome: &mut Outcome, 
         }
         RowVerdict::Quarantine => outcome.quarantine.skip(),
         RowVerdict::Flag => {
-            let needs_row = outcome.flagged.has_room() || outcome.accepted.has_room();
-            let cleaned = if needs_row { cleaned_row(fields, row, check.coerced) } else { Value::Null };
+            let cleaned = cleaned_row(fields, row, check.coerced);
             if outcome.flagged.has_room() {
                 outcome.flagged.push(HeldRow::new(locator, cleaned.clone(), check.findings));
             } else {
@@ -271,11 +264,7 @@ fn validate_one(fields: &[Field], row_key: Option<&str>, outcome: &mut Outcome, 
             }
             push_accepted(outcome, cleaned);
         }
-        RowVerdict::Pass if outcome.accepted.has_room() => {
-            let cleaned = cleaned_row(fields, row, check.coerced);
-            outcome.accepted.push(cleaned);
-        }
-        RowVerdict::Pass => outcome.accepted.skip(),
+        RowVerdict::Pass => push_accepted(outcome, cleaned_row(fields, row, check.coerced)),
     }
 }
 
@@ -289,12 +278,12 @@ fn push_accepted(outcome: &mut Outcome, cleaned: Value) {
 
 fn validate_all(
     fields: &[Field],
-    source: &RowSource,
+    source: RowSource,
     row_key: Option<&str>,
     cap: Option<usize>,
 ) -> Result<Outcome, ToolError> {
     let mut outcome = Outcome::new(cap);
-    source.for_each(|row| validate_one(fields, row_key, &mut outcome, &row))?;
+    source.for_each(|row| validate_one(fields, row_key, &mut outcome, row))?;
 
     // A required column absent from every row usually means the wrong sheet or
     // header row was read: said once, not once per row.
@@ -343,7 +332,7 @@ note that the contract only covers the columns and rules you supplied.",
 }
 
 /// The `validate_rows` tool.
-pub(crate) fn validate_rows(args: &Value) -> Result<Value, ToolError> {
+pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
     let source = reader.row_source();
     let columns = reader.list("columns");
@@ -352,7 +341,7 @@ pub(crate) fn validate_rows(args: &Value) -> Result<Value, ToolError> {
     reader.finish()?;
 
     let fields = parse_columns(&columns)?;
-    let outcome = validate_all(&fields, &source, row_key.as_deref(), cap)?;
+    let outcome = validate_all(&fields, source, row_key.as_deref(), cap)?;
 
     let mut findings: Vec<Finding> = outcome.findings.items().to_vec();
     let mut findings_omitted = outcome.findings.omitted();
@@ -405,6 +394,7 @@ validation result.",
         findings.push(finding);
     }
 
+    let guidance = guidance(&outcome);
     let payload = object([
         (
             "contract",
@@ -424,14 +414,14 @@ validation result.",
                 ("accounted_for", (accepted + quarantined).into()),
             ])),
         ),
-        ("accepted", Value::Array(outcome.accepted.items().to_vec())),
-        ("quarantine", outcome.quarantine.items().iter().map(HeldRow::to_json).collect()),
-        ("flagged", outcome.flagged.items().iter().map(HeldRow::to_json).collect()),
+        ("accepted", Value::Array(outcome.accepted.into_items())),
+        ("quarantine", outcome.quarantine.into_items().into_iter().map(HeldRow::into_json).collect()),
+        ("flagged", outcome.flagged.into_items().into_iter().map(HeldRow::into_json).collect()),
         ("errors_by_column", Value::Object(outcome.by_column.to_json())),
         ("findings_by_code", Value::Object(outcome.by_code.to_json())),
         ("columns_seen", outcome.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
         ("columns_required_but_absent", outcome.missing_columns.iter().map(|c| Value::from(c.as_str())).collect()),
     ]);
     let payload = abridgement.annotate(payload);
-    Ok(abridged_envelope("validate_rows", ok, verdict, &findings, findings_omitted, guidance(&outcome), payload))
+    Ok(abridged_envelope("validate_rows", ok, verdict, &findings, findings_omitted, guidance, payload))
 }
