@@ -127,6 +127,7 @@ pub mod exports {
         // owns for the duration of the call.
         let tool = unsafe { input(tool_ptr, tool_len) };
         let args = unsafe { input(args_ptr, args_len) };
+        crate::reserve_working_memory(args.len());
         let result = super::call(tool, args).into_boxed_slice();
         let len = result.len() as u32;
         let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;

@@ -32,7 +32,7 @@ pub fn call_tool(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
         })
     })?;
     let args = as_json_would_write(args);
-    let result = validation_core::call_tool(name, &args).map_err(|err| error_value(&err))?;
+    let result = validation_core::call_tool_owned(name, args).map_err(|err| error_value(&err))?;
     to_plain(&result)
 }
 
@@ -42,6 +42,7 @@ pub fn call_tool(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
 /// Throws `{code, message, argument}` (a plain object) for an argument error.
 #[wasm_bindgen(js_name = callToolJson, skip_typescript)]
 pub fn call_tool_json(name: &str, args_json: &str) -> Result<String, JsValue> {
+    crate::reserve_working_memory(args_json.len());
     validation_core::call_tool_json(name, args_json.as_bytes()).map_err(|err| error_value(&err))
 }
 
