@@ -91,7 +91,13 @@ export function splitCall(text, currentTool) {
   if (!dataKey) return null;
   tool ??= inferTool(value, currentTool);
   const data = value[dataKey];
-  const dataText = typeof data === 'string' ? data : JSON.stringify(data, null, 2);
+  // One row per line reads like the table it is.
+  const dataText =
+    typeof data === 'string'
+      ? data
+      : Array.isArray(data)
+        ? `[\n${data.map((row) => `  ${JSON.stringify(row)}`).join(',\n')}\n]`
+        : JSON.stringify(data, null, 2);
   const args = Object.fromEntries(Object.entries(value).filter(([key]) => !DATA_ARGUMENTS.includes(key)));
   return { tool, dataText, args };
 }

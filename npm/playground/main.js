@@ -55,11 +55,19 @@ const els = {
   bar: $('#result-bar'),
 };
 
+// Each check's arguments before any data fills them in.
+const defaultArgs = () => ({
+  validate_rows: { columns: [] },
+  reconcile: { opening_balance: 0, closing_balance: 0 },
+  count_distinct: {},
+  duplicate_report: {},
+});
+
 const state = {
   tool: 'validate_rows',
   dataText: '',
   data: readData('', 'validate_rows'),
-  args: { validate_rows: { columns: [] }, reconcile: { opening_balance: 0, closing_balance: 0 }, count_distinct: {}, duplicate_report: {} },
+  args: defaultArgs(),
   runs: 0,
 };
 
@@ -78,7 +86,11 @@ function reparse() {
   const { kind, items, columns } = state.data;
   const noun = state.tool === 'reconcile' ? 'movement' : 'row';
   els.dataInfo.textContent =
-    kind === 'empty' ? 'empty' : `${kind.toUpperCase()} · ${count(items.length)} ${noun}${items.length === 1 ? '' : 's'}${columns.length ? ` · ${columns.length} columns` : ''}`;
+    kind === 'empty'
+      ? 'empty'
+      : state.data.error
+        ? `${kind.toUpperCase()} · not readable`
+        : `${kind.toUpperCase()} · ${count(items.length)} ${noun}${items.length === 1 ? '' : 's'}${columns.length ? ` · ${columns.length} columns` : ''}`;
   // Column names feed the form's suggestions and match_fields boxes.
   if (state.data.columns.join('\u0000') !== before) drawForm();
 }
@@ -99,6 +111,7 @@ function fillDefaults() {
 
 // A whole call pasted or dropped is split: data here, arguments in the form.
 function takeIncoming(text) {
+  leaveExample();
   const split = splitCall(text, state.tool);
   if (split) {
     state.args[split.tool] = split.args;
@@ -112,6 +125,12 @@ function takeIncoming(text) {
   drawForm();
   drawJson();
   schedule(0);
+}
+
+// Data the person changed is no longer the example's.
+function leaveExample() {
+  for (const button of els.examples.querySelectorAll('button[aria-pressed="true"]')) button.setAttribute('aria-pressed', 'false');
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
 }
 
 function showNote(text) {
@@ -184,7 +203,8 @@ function setTool(tool, { run = true } = {}) {
 }
 
 function loadExample(example) {
-  for (const [tool, args] of Object.entries(example.args)) state.args[tool] = structuredClone(args);
+  // Checks the example gives no arguments for start over, fitted to its data.
+  state.args = { ...defaultArgs(), ...structuredClone(example.args) };
   state.tool = example.tool;
   setData(example.data);
   setTool(example.tool, { run: false });
@@ -246,7 +266,10 @@ function run() {
   clearTimeout(timer);
   clearArgErrors(els.inputs);
   const { tool, data } = state;
-  if (data.error) return pageError('data', 'unreadable_data', data.error);
+  // Unreadable JSON cannot be sent at all. Unreadable CSV goes to the core
+  // as it is (except for reconcile, which needs it as movements), so its
+  // reader, which decides, gives the message.
+  if (data.error && (data.kind === 'json' || tool === 'reconcile')) return pageError('data', 'invalid_json', data.error);
 
   const started = performance.now();
   let rawText;
@@ -298,6 +321,7 @@ function wire() {
   els.dataText.addEventListener('input', () => {
     setData(els.dataText.value, { fromTextarea: true });
     showNote('');
+    leaveExample();
     // Typing into a big table waits for a pause; a small one runs at once.
     schedule(state.dataText.length > 200_000 ? 250 : state.dataText.length > 20_000 ? 60 : 0);
   });

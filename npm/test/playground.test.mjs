@@ -389,6 +389,58 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
     await context.close();
   });
 
+  test('pasting a whole call splits it; a dropped file is read; unreadable data is said next to the data', async () => {
+    const { context, page } = await open(LAPTOP, '#cash-book');
+    // The README's worked example call, as a person would copy it.
+    const call = String.raw`{
+  "rows": [
+    {"invoice": "INV-1001", "amount": "100.50", "date": "2026-04-01"},
+    {"invoice": "",         "amount": "20",     "date": "2026-04-02"},
+    {"invoice": "INV-1003", "amount": "-5",     "date": "2026-04-03"},
+    {"invoice": "INV-1004", "amount": "abc",    "date": "04/05/2026"}
+  ],
+  "columns": [
+    {"name": "invoice", "type": "string", "required": true, "pattern": "INV-\\d+"},
+    {"name": "amount",  "type": "number", "min": 0},
+    {"name": "date",    "type": "date",   "required": true}
+  ],
+  "row_key": "invoice"
+}`;
+    await page.focus('#data-text');
+    await afterRun(page, () =>
+      page.evaluate((text) => {
+        const clipboardData = new DataTransfer();
+        clipboardData.setData('text/plain', text);
+        document.querySelector('#data-text').dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+      }, call),
+    );
+    assert.equal(await page.getAttribute('#result-body', 'data-tool'), 'validate_rows');
+    assert.deepEqual(await tiles(page), { rows_in: '4', accepted: '1', quarantined: '3', flagged: '0' });
+    assert.deepEqual(Object.keys(JSON.parse(await page.inputValue('#args-json'))), ['columns', 'row_key']);
+    assert.equal(await page.locator('.spec').count(), 3);
+    assert.equal(JSON.parse(await page.inputValue('#data-text')).length, 4);
+    assert.ok(await page.isVisible('#data-note'));
+    assert.equal(await page.getAttribute('[data-example="cash-book"]', 'aria-pressed'), 'false');
+
+    // A CSV file dropped on the data panel.
+    await afterRun(page, () =>
+      page.evaluate((text) => {
+        const dataTransfer = new DataTransfer();
+        dataTransfer.items.add(new File([text], 'customers.csv', { type: 'text/csv' }));
+        document.querySelector('#data-panel').dispatchEvent(new DragEvent('drop', { dataTransfer, bubbles: true, cancelable: true }));
+      }, example('customers').data),
+    );
+    assert.equal(await page.textContent('#data-info'), 'CSV · 11 rows · 4 columns');
+
+    // Data that is not JSON: the message is under the data, nothing runs.
+    await afterRun(page, () => page.fill('#data-text', '[{"id": 1,'));
+    assert.equal(await page.getAttribute('#result-body', 'data-state'), 'rejected');
+    assert.match(await page.textContent('#data-error'), /not valid JSON/);
+    assert.equal(await page.getAttribute('#data-text', 'aria-invalid'), 'true');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('the form and the JSON follow each other', async () => {
     const { context, page } = await open();
     await afterRun(page, () => page.fill('[data-column-index="1"] [data-spec-key="max"]', '50'));

@@ -76,7 +76,7 @@ export function duplicatesView(result, args) {
   const options = { key: result.stable_key ?? args.key, matchFields: args.match_fields };
   return h(
     'div',
-    null,
+    { class: 'stack' },
     h(
       'section',
       { class: 'block', 'aria-labelledby': 'groups-heading' },

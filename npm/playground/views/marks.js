@@ -37,7 +37,10 @@ export function validateRowsMarks(result) {
       // A row both quarantined and flagged is listed twice; its reasons once.
       if (mark.status !== status) continue;
       mark.reasons.push(...held.reasons);
-      for (const finding of held.findings) markCell(mark, finding.locator?.column, finding);
+      // A row that is not an object has its value under `_raw`; a finding
+      // about the whole row is marked there.
+      const wholeRow = held.row && '_raw' in held.row ? '_raw' : undefined;
+      for (const finding of held.findings) markCell(mark, finding.locator?.column ?? wholeRow, finding);
     }
   }
   return { marks, unmarkedStatus: 'accepted', extraColumns: absentColumns(result) };

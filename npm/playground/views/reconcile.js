@@ -74,6 +74,8 @@ export function reconcileView(result, data) {
     const findings = notes.get(index) ?? [];
     const pointed = findings.some((f) => POINTERS.includes(f.code));
     const unreadable = !movement;
+    const codes = new Set(findings.map((f) => f.code));
+    const hit = (tone) => ` hit hit-${tone}`;
     const tone = unreadable ? 'error' : pointed ? 'warning' : null;
     const given = raw !== null && typeof raw === 'object' ? raw : {};
     return h(
@@ -81,8 +83,16 @@ export function reconcileView(result, data) {
       { id: `movement-${index + 1}`, tabindex: '-1', class: tone ? `marked marked-${tone}` : null, dataset: { movementIndex: index, pointed: pointed ? 'true' : null } },
       h('th', { scope: 'row', class: 'num' }, `#${index + 1}`, data.lines?.[index] ? h('span', { class: 'line' }, `line ${data.lines[index]}`) : null),
       h('td', { class: 'wrap' }, movement?.label ?? display(given.label ?? given.description ?? given.reference ?? (typeof raw === 'object' ? '' : raw))),
-      h('td', null, movement ? h('span', { class: `pill pill-${movement.direction === 'in' ? 'ok' : 'info'}` }, movement.direction) : h('span', { class: 'pill pill-error' }, 'unreadable')),
-      h('td', { class: `amount${pointed ? ' hit hit-warning' : ''}` }, movement ? amount(movement.amount) : display(given.amount ?? given.value ?? raw)),
+      h(
+        'td',
+        { class: codes.has('unknown_direction') ? hit('error') : null },
+        movement ? h('span', { class: `pill pill-${movement.direction === 'in' ? 'ok' : 'info'}` }, movement.direction) : codes.has('unknown_direction') ? display(given.direction ?? given.sign) : h('span', { class: 'pill pill-error' }, 'unreadable'),
+      ),
+      h(
+        'td',
+        { class: `amount${pointed ? hit('warning') : codes.has('movement_not_numeric') ? hit('error') : ''}` },
+        movement ? amount(movement.amount) : display(given.amount ?? given.value ?? raw),
+      ),
       h('td', { class: 'amount' }, movement ? signed(movement.signed_amount) : '—'),
       h('td', null, movement?.date ?? display(given.date ?? '')),
       h('td', { class: 'reasons' }, findings.length ? h('ul', null, findings.map((f) => h('li', null, f.message))) : null),
@@ -117,7 +127,7 @@ export function reconcileView(result, data) {
 
   const element = h(
     'div',
-    null,
+    { class: 'stack' },
     equation(result),
     diagnosis,
     h(
