@@ -132,7 +132,7 @@ function specRow(spec, index, { edit, remove }) {
       ? h(
           'div',
           { class: 'spec-grid' },
-          text('name', 'name', (v) => v, textOf, { class: 'name-input' }),
+          text('name', 'name', (v) => v, textOf, { class: 'name-input', list: 'data-columns' }),
           select('type', 'type', TYPES),
           select('on_fail', 'on_fail', ['quarantine', 'flag']),
           h('div', { class: 'spec-checks' }, check('required', 'required'), check('not_blank', 'not_blank')),

@@ -360,6 +360,8 @@ function wire() {
 
 async function start() {
   wire();
+  // On a phone the form alone is long enough; the JSON is one tap away.
+  if (matchMedia('(max-width: 560px)').matches) document.querySelector('.json-editor').open = false;
   try {
     await init();
   } catch (error) {

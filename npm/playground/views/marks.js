@@ -76,7 +76,7 @@ export function countDistinctMarks(result) {
       markCell(mark, column, { severity: 'info', code: 'repeated_key', message });
     }
   }
-  return { marks, unmarkedStatus: 'counted', extraColumns: [column] };
+  return { marks, unmarkedStatus: 'counted', markedLabel: 'rows with a repeated or blank key', extraColumns: [column] };
 }
 
 /**

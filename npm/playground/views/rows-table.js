@@ -12,11 +12,11 @@ function isObjectRow(row) {
 }
 
 /**
- * rowsTable({ items, lines, columns, marks, unmarkedStatus, extraColumns })
+ * rowsTable({ items, lines, columns, marks, unmarkedStatus, markedLabel, extraColumns })
  * Returns `{ element, reveal(rowIndex) }`; reveal draws, scrolls to and
  * focuses a row (the findings list links to rows through it).
  */
-export function rowsTable({ items, lines, columns, marks, unmarkedStatus, extraColumns = [], title = 'Rows' }) {
+export function rowsTable({ items, lines, columns, marks, unmarkedStatus, markedLabel = 'rows with findings', extraColumns = [], title = 'Rows' }) {
   const shownColumns = [...columns];
   for (const name of extraColumns) if (!shownColumns.includes(name)) shownColumns.push(name);
   // A row that is not an object has no columns; its value gets one, under
@@ -35,7 +35,7 @@ export function rowsTable({ items, lines, columns, marks, unmarkedStatus, extraC
     'select',
     { 'aria-label': 'Rows to show', onchange: (event) => { filter = event.target.value; limit = PAGE; draw(); } },
     h('option', { value: 'all' }, `All ${count(items.length)} rows`),
-    h('option', { value: 'marked' }, `${count(marked.length)} rows with findings`),
+    h('option', { value: 'marked' }, `${count(marked.length)} ${markedLabel}`),
   );
   select.value = filter;
 
