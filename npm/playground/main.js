@@ -8,7 +8,7 @@
 import { callToolJson, init, ValidationArgumentError } from '../src/browser.js';
 import { clearArgErrors, showArgError } from './arg-errors.js';
 import { argsForm } from './args-form.js';
-import { DATA_ARGUMENTS, TOOLS, callText, guessKey, readData, splitCall } from './data.js';
+import { DATA_ARGUMENTS, callText, guessKey, readData, splitCall } from './data.js';
 import { count, h, replace } from './dom.js';
 import { EXAMPLES } from './examples.js';
 import { renderResult } from './results.js';
@@ -91,8 +91,12 @@ function reparse() {
       : state.data.error
         ? `${kind.toUpperCase()} · not readable`
         : `${kind.toUpperCase()} · ${count(items.length)} ${noun}${items.length === 1 ? '' : 's'}${columns.length ? ` · ${columns.length} columns` : ''}`;
-  // Column names feed the form's suggestions and match_fields boxes.
-  if (state.data.columns.join('\u0000') !== before) drawForm();
+  // Column names feed the form's suggestions and match_fields boxes, and
+  // new columns may have filled in defaults.
+  if (state.data.columns.join('\u0000') !== before) {
+    drawForm();
+    drawJson();
+  }
 }
 
 // A first guess where an argument has none yet, so pasted data shows a
