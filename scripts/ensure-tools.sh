@@ -4,9 +4,11 @@
 #   - the wasm32-unknown-unknown Rust target
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
 #   - Node 20+ and the npm package's dev dependencies (binaryen's wasm-opt,
-#     esbuild, TypeScript), from npm/package-lock.json
-#   - Chromium, for the browser checks of the packaging test
-#     (MCPV_NO_BROWSER=1 skips it; those checks then say they were skipped)
+#     esbuild, TypeScript, playwright-core), from npm/package-lock.json
+#   - Chromium, for the browser checks of the packaging test and the
+#     playground (MCPV_NO_BROWSER=1 skips it; the packaging test's browser
+#     checks then say they were skipped, and the playground test skips only
+#     because of that variable: without it, a missing Chromium fails it)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +45,6 @@ if [[ "${MCPV_NO_BROWSER:-0}" != 1 ]] && ! command -v chromium >/dev/null; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
   else
-    echo "ensure-tools: no Chromium and no apt-get; the browser checks will be skipped" >&2
+    echo "ensure-tools: no Chromium and no apt-get; the playground test will fail (set MCPV_NO_BROWSER=1 to skip browser checks)" >&2
   fi
 fi
