@@ -10,8 +10,19 @@
 //! A failing dataset is a result (`ok: false`), never an error. Only a malformed
 //! call returns [`ToolError`].
 
+mod args;
+mod coerce;
+mod contract;
+mod count_distinct;
+mod duplicates;
+mod entities;
 pub mod error;
+mod findings;
+mod pattern;
 pub mod py;
+mod reconcile;
+mod rules;
+mod validate;
 
 pub use error::{ErrorCode, ToolError};
 
@@ -41,24 +52,20 @@ pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError>
 
 /// `validate_rows`: apply a column contract; every row is accepted or quarantined.
 pub fn validate_rows(args: &Value) -> Result<Value, ToolError> {
-    let _ = args;
-    Err(ToolError::new(ErrorCode::UnknownTool, "validate_rows is not implemented yet"))
+    validate::validate_rows(args)
 }
 
 /// `reconcile`: check opening + movements = closing and explain the variance.
 pub fn reconcile(args: &Value) -> Result<Value, ToolError> {
-    let _ = args;
-    Err(ToolError::new(ErrorCode::UnknownTool, "reconcile is not implemented yet"))
+    reconcile::reconcile(args)
 }
 
 /// `count_distinct`: distinct entities on a stable key versus rows.
 pub fn count_distinct(args: &Value) -> Result<Value, ToolError> {
-    let _ = args;
-    Err(ToolError::new(ErrorCode::UnknownTool, "count_distinct is not implemented yet"))
+    count_distinct::count_distinct(args)
 }
 
 /// `duplicate_report`: suspected duplicate groups for human review; never merges.
 pub fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
-    let _ = args;
-    Err(ToolError::new(ErrorCode::UnknownTool, "duplicate_report is not implemented yet"))
+    duplicates::duplicate_report(args)
 }

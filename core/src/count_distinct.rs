@@ -1,0 +1,121 @@
+//! `count_distinct`: entities on a stable key versus rows, with the gap
+//! broken into its two causes (repeated keys and rows with no usable key).
+
+use serde_json::Value;
+
+use crate::args::ArgReader;
+use crate::entities::{group_by_key, read_rows};
+use crate::error::{ErrorCode, ToolError};
+use crate::findings::{envelope, object, verdict, Finding, Locator, Severity};
+use crate::py::repr::repr_str;
+use crate::py::text;
+
+/// The `count_distinct` tool.
+pub(crate) fn count_distinct(args: &Value) -> Result<Value, ToolError> {
+    let mut reader = ArgReader::new(args)?;
+    let rows = reader.list("rows");
+    let key = reader.string("key");
+    let case_sensitive = reader.bool_or("case_sensitive", false);
+    reader.finish()?;
+
+    if text::strip(&key).is_empty() {
+        return Err(ToolError::for_argument(
+            ErrorCode::InvalidArgument,
+            "key",
+            format!(
+                "key must be the name of the column holding the stable identifier, got {}. Example: \
+count_distinct(rows, key=\"customer_id\")",
+                repr_str(&key)
+            ),
+        ));
+    }
+
+    let read = read_rows(&rows, &key, case_sensitive);
+    let groups = group_by_key(&read.keyed);
+    let mut findings = read.findings.clone();
+    for (group_key, items) in groups.iter().filter(|(_, items)| items.len() > 1) {
+        let numbers = items.iter().map(|item| (item.index + 1).to_string()).collect::<Vec<_>>().join(", ");
+        findings.push(
+            Finding::new(
+                "repeated_key",
+                Severity::Info,
+                format!("key {} appears on {} rows (row numbers {numbers})", repr_str(group_key), items.len()),
+            )
+            .at(Locator {
+                row_index: Some(items[0].index),
+                row_key: Some((*group_key).to_owned()),
+                column: Some(key.clone()),
+                ..Locator::default()
+            })
+            .with_value(Some(items.len().into()))
+            .expecting(1)
+            .guide(
+                "Expected for a transaction table, a problem for an entity table \u{2014} the tool cannot know which \
+this is, so it reports the count rather than silently collapsing the rows.",
+            ),
+        );
+    }
+
+    let row_count = read.total;
+    let distinct = groups.len();
+    let difference = row_count - distinct;
+    let from_repeated: usize = groups.iter().map(|(_, items)| items.len() - 1).sum();
+    let from_blank = read.blank.len();
+
+    let guidance = if row_count == 0 {
+        findings.push(
+            Finding::new("no_rows", Severity::Info, "no rows were supplied, so nothing was counted")
+                .guide("Confirm the source actually returned data before reporting a count."),
+        );
+        "No rows were supplied, so there is nothing to count. This is not a count of zero yet.".to_owned()
+    } else if difference == 0 {
+        format!(
+            "{distinct} distinct entities across {row_count} rows \u{2014} the two numbers agree, which is what an \
+entity table should look like."
+        )
+    } else {
+        format!(
+            "{row_count} rows collapse to {distinct} distinct entities on {}: a difference of {difference} \
+({from_repeated} from repeated keys, {from_blank} from rows with a blank key). Use {distinct} as the entity count \
+and say which number you are reporting. If the key is repeated on many rows, check whether this is a transaction \
+table (where that is expected) or an entity table (where it is not).",
+            repr_str(&key)
+        )
+    };
+
+    let mut repeated: Vec<(&str, &Vec<_>)> =
+        groups.iter().filter(|(_, items)| items.len() > 1).map(|(k, items)| (*k, items)).collect();
+    repeated.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(b.0)));
+
+    let payload = object([
+        ("stable_key", key.clone().into()),
+        ("row_count", row_count.into()),
+        ("distinct_count", distinct.into()),
+        ("difference", difference.into()),
+        (
+            "difference_breakdown",
+            Value::Object(object([
+                ("from_repeated_keys", from_repeated.into()),
+                ("from_rows_with_blank_key", from_blank.into()),
+            ])),
+        ),
+        ("rows_with_a_key", read.keyed.len().into()),
+        ("rows_with_blank_key", from_blank.into()),
+        ("blank_key_rows", read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect()),
+        (
+            "repeated_keys",
+            repeated
+                .iter()
+                .map(|(k, items)| {
+                    Value::Object(object([
+                        ("key", (*k).into()),
+                        ("count", items.len().into()),
+                        ("row_indexes", items.iter().map(|item| Value::from(item.index)).collect()),
+                    ]))
+                })
+                .collect(),
+        ),
+    ]);
+    let verdict = if difference == 0 { verdict::CLEAN } else { verdict::REVIEW_REQUIRED };
+    Ok(envelope("count_distinct", difference == 0 && row_count > 0, verdict, &findings, guidance, payload))
+}

@@ -1,0 +1,448 @@
+//! `duplicate_report`: suspected duplicate groups, returned for a person to
+//! decide. Nothing is merged, deleted or chosen as the survivor.
+//!
+//! Three kinds of suspicion, each labelled: `same_key` (one key on several
+//! rows), `same_signature` (different keys, identical `match_fields`) and
+//! `near_match` (different keys, similar `match_fields`, only when the caller
+//! sets a `similarity_threshold`, because "close enough" is a policy choice).
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use crate::args::ArgReader;
+use crate::entities::{group_by_key, normalise_key, read_rows, KeyedRow};
+use crate::error::{ErrorCode, ToolError};
+use crate::findings::{envelope, object, verdict, Finding, Locator, Severity};
+use crate::py::format::{format_2f, format_g, round_to};
+use crate::py::repr::{repr, repr_str};
+use crate::py::{difflib, text};
+
+/// Members listed per group; the rest are counted in `members_omitted`.
+const MAX_MEMBERS_PER_GROUP: usize = 20;
+
+struct Group<'r, 'a> {
+    id: String,
+    kind: &'static str,
+    reason: String,
+    members: Vec<&'r KeyedRow<'a>>,
+    omitted_members: usize,
+    keys: Vec<String>,
+    review_question: String,
+    similarity: Option<f64>,
+}
+
+impl Group<'_, '_> {
+    fn size(&self) -> usize {
+        self.members.len() + self.omitted_members
+    }
+
+    fn to_json(&self) -> Value {
+        let mut out = object([
+            ("group_id", self.id.clone().into()),
+            ("kind", self.kind.into()),
+            ("reason", self.reason.clone().into()),
+            ("size", self.size().into()),
+            ("keys", self.keys.iter().map(|k| Value::from(k.as_str())).collect()),
+            ("recommended_action", "human_review".into()),
+            ("auto_merged", false.into()),
+            ("decision_required", true.into()),
+            ("review_question", self.review_question.clone().into()),
+            ("members", self.members.iter().map(|member| member.to_json()).collect()),
+        ]);
+        if let Some(similarity) = self.similarity {
+            out.insert("similarity".into(), round_to(similarity, 4).into());
+        }
+        if self.omitted_members > 0 {
+            out.insert("members_omitted".into(), self.omitted_members.into());
+        }
+        Value::Object(out)
+    }
+}
+
+/// Builds groups in order, numbering them and remembering which key sets
+/// have been reported so one set of rows is not reported twice under two kinds.
+struct GroupBook<'r, 'a> {
+    groups: Vec<Group<'r, 'a>>,
+    reported_key_sets: Vec<HashSet<String>>,
+}
+
+impl<'r, 'a> GroupBook<'r, 'a> {
+    fn add(
+        &mut self,
+        kind: &'static str,
+        reason: String,
+        members: &[&'r KeyedRow<'a>],
+        review_question: String,
+        similarity: Option<f64>,
+    ) {
+        let listed: Vec<_> = members.iter().take(MAX_MEMBERS_PER_GROUP).copied().collect();
+        let mut keys: Vec<String> =
+            members.iter().map(|m| m.key.clone()).collect::<HashSet<_>>().into_iter().collect();
+        keys.sort_unstable();
+        self.reported_key_sets.push(keys.iter().cloned().collect());
+        self.groups.push(Group {
+            id: format!("DUP-{:03}", self.groups.len() + 1),
+            kind,
+            reason,
+            omitted_members: members.len() - listed.len(),
+            members: listed,
+            keys,
+            review_question,
+            similarity,
+        });
+    }
+
+    /// True when an earlier group already names all of these keys. A group
+    /// naming a key no earlier group named is new information and is kept.
+    fn already_reported(&self, members: &[&KeyedRow]) -> bool {
+        self.reported_key_sets.iter().any(|set| members.iter().all(|m| set.contains(&m.key)))
+    }
+}
+
+fn sorted_keys(members: &[&KeyedRow]) -> Vec<String> {
+    let mut keys: Vec<String> = members.iter().map(|m| m.key.clone()).collect();
+    keys.sort_unstable();
+    keys
+}
+
+fn key_locator(member: &KeyedRow, column: &str) -> Locator {
+    Locator {
+        row_index: Some(member.index),
+        row_key: Some(member.key.clone()),
+        column: Some(column.to_owned()),
+        ..Locator::default()
+    }
+}
+
+fn render_signature(fields: &[String], token: &[String]) -> String {
+    fields.iter().zip(token).map(|(name, value)| format!("{name}={value}")).collect::<Vec<_>>().join(" / ")
+}
+
+/// The arguments of one report, after validation.
+struct Request {
+    key: String,
+    match_fields: Option<Vec<String>>,
+    threshold: Option<f64>,
+    case_sensitive: bool,
+    max_groups: usize,
+}
+
+struct Report<'r, 'a> {
+    rows_in: usize,
+    distinct_keys: usize,
+    groups: Vec<Group<'r, 'a>>,
+    groups_omitted: usize,
+    findings: Vec<Finding>,
+}
+
+fn same_key_groups<'r, 'a>(
+    by_key: &BTreeMap<&'r str, Vec<&'r KeyedRow<'a>>>,
+    column: &str,
+    book: &mut GroupBook<'r, 'a>,
+    findings: &mut Vec<Finding>,
+) {
+    for (key_name, items) in by_key.iter().filter(|(_, items)| items.len() > 1) {
+        let count = items.len();
+        let numbers = items
+            .iter()
+            .take(MAX_MEMBERS_PER_GROUP)
+            .map(|item| (item.index + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let quoted = repr_str(key_name);
+        book.add(
+            "same_key",
+            format!("key {quoted} appears on {count} rows (row numbers {numbers})"),
+            items,
+            format!(
+                "Are these {count} rows the same entity recorded more than once, or {count} separate records that \
+legitimately share the key {quoted}?"
+            ),
+            None,
+        );
+        findings.push(
+            Finding::new("duplicate_key", Severity::Warning, format!("key {quoted} appears on {count} rows"))
+                .at(key_locator(items[0], column))
+                .with_value(Some(count.into()))
+                .guide("Listed for review. Nothing was merged or removed."),
+        );
+    }
+}
+
+/// The normalised values of `fields` on a row, or `None` if any is blank.
+fn signature_of(row: &Map<String, Value>, fields: &[String], case_sensitive: bool) -> Option<Vec<String>> {
+    fields.iter().map(|name| normalise_key(row.get(name).unwrap_or(&Value::Null), case_sensitive)).collect()
+}
+
+fn signature_groups<'r, 'a>(
+    candidates: &[(&'r KeyedRow<'a>, Vec<String>)],
+    fields: &[String],
+    column: &str,
+    book: &mut GroupBook<'r, 'a>,
+    findings: &mut Vec<Finding>,
+) {
+    let mut exact: BTreeMap<&[String], Vec<&'r KeyedRow<'a>>> = BTreeMap::new();
+    for (item, token) in candidates {
+        exact.entry(token.as_slice()).or_default().push(item);
+    }
+    for (token, items) in &exact {
+        if items.len() < 2 || book.already_reported(items) {
+            continue;
+        }
+        let count = items.len();
+        let rendered = render_signature(fields, token);
+        let keys = sorted_keys(items);
+        book.add(
+            "same_signature",
+            format!("{count} different keys share the signature {rendered}"),
+            items,
+            format!("Do these {count} keys ({}) refer to one entity that was registered more than once?", keys.join(", ")),
+            None,
+        );
+        findings.push(
+            Finding::new(
+                "same_signature",
+                Severity::Warning,
+                format!("{count} different keys share the signature {rendered}"),
+            )
+            .at(key_locator(items[0], column))
+            .with_value(Some(keys.into_iter().map(Value::from).collect()))
+            .guide("Listed for review. Keys were not rewritten and rows were not merged."),
+        );
+    }
+}
+
+struct Cluster<'r, 'a> {
+    token: Vec<Vec<char>>,
+    members: Vec<&'r KeyedRow<'a>>,
+    score: f64,
+}
+
+/// Greedy clustering in input order against each cluster's first signature,
+/// so the result is deterministic for a given input order.
+fn near_match_groups<'r, 'a>(
+    candidates: &[(&'r KeyedRow<'a>, Vec<String>)],
+    fields: &[String],
+    threshold: f64,
+    column: &str,
+    book: &mut GroupBook<'r, 'a>,
+    findings: &mut Vec<Finding>,
+) {
+    let mut clusters: Vec<Cluster> = Vec::new();
+    for (item, token) in candidates {
+        let chars: Vec<Vec<char>> = token.iter().map(|part| part.chars().collect()).collect();
+        let placed = clusters.iter_mut().find_map(|cluster| {
+            let score = cluster
+                .token
+                .iter()
+                .zip(&chars)
+                .map(|(left, right)| difflib::ratio(left, right))
+                .fold(f64::INFINITY, f64::min);
+            (score >= threshold).then_some((cluster, score))
+        });
+        match placed {
+            Some((cluster, score)) => {
+                cluster.members.push(item);
+                cluster.score = cluster.score.min(score);
+            }
+            None => clusters.push(Cluster { token: chars, members: vec![item], score: 1.0 }),
+        }
+    }
+
+    for cluster in clusters {
+        if cluster.members.len() < 2 || book.already_reported(&cluster.members) {
+            continue;
+        }
+        let count = cluster.members.len();
+        let token: Vec<String> = cluster.token.iter().map(|part| part.iter().collect()).collect();
+        let rendered = render_signature(fields, &token);
+        let score = format_2f(cluster.score);
+        book.add(
+            "near_match",
+            format!(
+                "{count} different keys have similar values (score {score} or better, threshold {}) on {rendered}",
+                format_g(threshold)
+            ),
+            &cluster.members,
+            format!(
+                "Are these {count} keys the same entity with a spelling difference, or genuinely different entities?"
+            ),
+            Some(cluster.score),
+        );
+        findings.push(
+            Finding::new("near_match", Severity::Warning, format!("{count} different keys are similar ({score}) on {rendered}"))
+                .at(key_locator(cluster.members[0], column))
+                .with_value(Some(sorted_keys(&cluster.members).into_iter().map(Value::from).collect()))
+                .guide(
+                    "A suspicion produced by string similarity, not a decision. Nothing was merged. Similarity is \
+symmetric and computed with difflib.SequenceMatcher.",
+                ),
+        );
+    }
+}
+
+fn find_groups<'r, 'a>(read: &'r crate::entities::ReadRows<'a>, request: &Request) -> Report<'r, 'a> {
+    let mut findings = read.findings.clone();
+    let mut by_key: BTreeMap<&str, Vec<&KeyedRow>> = BTreeMap::new();
+    for (key, items) in group_by_key(&read.keyed) {
+        by_key.insert(key, items);
+    }
+    let mut book = GroupBook { groups: Vec::new(), reported_key_sets: Vec::new() };
+    same_key_groups(&by_key, &request.key, &mut book, &mut findings);
+
+    if let Some(fields) = request.match_fields.as_deref().filter(|fields| !fields.is_empty()) {
+        // One row per key (its first), in sorted key order, with its signature.
+        let candidates: Vec<(&KeyedRow, Vec<String>)> = by_key
+            .values()
+            .filter_map(|items| signature_of(items[0].row, fields, request.case_sensitive).map(|token| (items[0], token)))
+            .collect();
+        signature_groups(&candidates, fields, &request.key, &mut book, &mut findings);
+        if let Some(threshold) = request.threshold {
+            near_match_groups(&candidates, fields, threshold, &request.key, &mut book, &mut findings);
+        }
+    }
+
+    let mut groups = book.groups;
+    let groups_omitted = groups.len().saturating_sub(request.max_groups);
+    groups.truncate(request.max_groups);
+    Report { rows_in: read.total, distinct_keys: by_key.len(), groups, groups_omitted, findings }
+}
+
+fn argument_error(argument: &str, message: String) -> ToolError {
+    ToolError::for_argument(ErrorCode::InvalidArgument, argument, message)
+}
+
+/// Read and check the arguments, in the reference's order.
+fn request(args: &Value) -> Result<(Vec<Value>, Request, String), ToolError> {
+    let mut reader = ArgReader::new(args)?;
+    let rows = reader.list("rows");
+    let key = reader.string("key");
+    let match_fields = reader.optional_string_list("match_fields");
+    let threshold = reader.optional_float("similarity_threshold");
+    let case_sensitive = reader.bool_or("case_sensitive", false);
+    let max_groups = reader.int_or("max_groups", 50);
+    reader.finish()?;
+
+    if text::strip(&key).is_empty() {
+        return Err(argument_error(
+            "key",
+            format!(
+                "key must be the name of the column holding the identifier, got {}. Example: \
+duplicate_report(rows, key=\"customer_id\")",
+                repr_str(&key)
+            ),
+        ));
+    }
+    let match_fields = match match_fields {
+        Some(fields) if fields.iter().any(|name| text::strip(name).is_empty()) => {
+            let given = Value::Array(fields.into_iter().map(Value::String).collect());
+            return Err(argument_error(
+                "match_fields",
+                format!(
+                    "match_fields must be an array of column names, for example [\"name\", \"postcode\"]. Got {}",
+                    repr(&given)
+                ),
+            ));
+        }
+        Some(fields) => Some(fields.iter().map(|name| text::strip(name).to_owned()).collect()),
+        None => None,
+    };
+    if let Some(threshold) = threshold {
+        if !(threshold > 0.0 && threshold <= 1.0) {
+            return Err(argument_error(
+                "similarity_threshold",
+                format!(
+                    "similarity_threshold must be above 0 and at most 1, got {}. 0.9 is a reasonable starting point.",
+                    format_g(threshold)
+                ),
+            ));
+        }
+    }
+    let request = Request {
+        key: text::strip(&key).to_owned(),
+        match_fields,
+        threshold,
+        case_sensitive,
+        max_groups: usize::try_from(max_groups.max(0)).unwrap_or(usize::MAX),
+    };
+    Ok((rows, request, key))
+}
+
+fn guidance(report: &Report, request: &Request, given_key: &str) -> String {
+    let group_count = report.groups.len() + report.groups_omitted;
+    if report.rows_in == 0 {
+        return "No rows were supplied, so nothing was checked. This is not evidence of clean data.".into();
+    }
+    if group_count == 0 {
+        let signature = match &request.match_fields {
+            Some(fields) if !fields.is_empty() => {
+                let listed = Value::Array(fields.iter().map(|f| Value::from(f.as_str())).collect());
+                format!(" and the signature {}", repr(&listed))
+            }
+            _ => String::new(),
+        };
+        return format!(
+            "No duplicate suspicions found across {} rows on {}{signature}. Note what that does and does not mean: \
+it does not mean no duplicate exists, only that none is visible from the fields and key you supplied.",
+            report.rows_in,
+            repr_str(given_key)
+        );
+    }
+    let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+    for group in &report.groups {
+        *kinds.entry(group.kind).or_default() += 1;
+    }
+    let rendered = kinds.iter().map(|(kind, count)| format!("{kind} ({count})")).collect::<Vec<_>>().join(", ");
+    format!(
+        "{group_count} suspected duplicate group(s) across {} rows: {rendered}. Nothing has been merged or deleted. \
+Present these groups to a human with the `review_question` for each one; do not resolve them yourself and do not \
+report a deduplicated count as if the merge had happened.",
+        report.rows_in
+    )
+}
+
+/// The `duplicate_report` tool.
+pub(crate) fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
+    let (rows, request, given_key) = request(args)?;
+    let read = read_rows(&rows, &request.key, request.case_sensitive);
+    let report = find_groups(&read, &request);
+
+    let mut findings = report.findings.clone();
+    if report.rows_in == 0 {
+        findings.push(Finding::new("no_rows", Severity::Info, "no rows were supplied, so no duplicate check was possible"));
+    }
+    if report.groups_omitted > 0 {
+        findings.push(
+            Finding::new(
+                "groups_truncated",
+                Severity::Info,
+                format!(
+                    "{} further duplicate group(s) were not returned because max_groups is {}",
+                    report.groups_omitted, request.max_groups
+                ),
+            )
+            .guide(
+                "The returned groups are a subset. Raise max_groups, or narrow the input, before concluding \
+anything about how many duplicates exist.",
+            ),
+        );
+    }
+
+    let group_count = report.groups.len() + report.groups_omitted;
+    let payload = object([
+        ("stable_key", request.key.clone().into()),
+        ("row_count", report.rows_in.into()),
+        ("distinct_keys", report.distinct_keys.into()),
+        ("duplicate_group_count", group_count.into()),
+        ("rows_in_duplicate_groups", report.groups.iter().map(Group::size).sum::<usize>().into()),
+        ("auto_merged", false.into()),
+        ("nothing_was_merged_or_deleted", true.into()),
+        ("blank_key_rows", read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect()),
+        ("groups", report.groups.iter().map(Group::to_json).collect()),
+        ("groups_omitted", report.groups_omitted.into()),
+    ]);
+    let verdict = if group_count > 0 { verdict::REVIEW_REQUIRED } else { verdict::CLEAN };
+    let ok = group_count == 0 && report.rows_in > 0;
+    Ok(envelope("duplicate_report", ok, verdict, &findings, guidance(&report, &request, &given_key), payload))
+}

@@ -1,0 +1,242 @@
+//! The return vocabulary shared by all four checks: findings, locators and the
+//! envelope every result is wrapped in.
+//!
+//! A validation failure is a result, not an error: each problem becomes a
+//! [`Finding`] with a stable code, a message and a [`Locator`], and the tool
+//! returns `ok: false`.
+
+use serde_json::{Map, Value};
+
+/// How much a finding matters. Three levels so a caller makes one decision:
+/// `error` cannot be trusted as-is, `warning` should be looked at, `info` is context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// Where a finding applies. Every part is optional: a reconciliation problem
+/// points at a side of the equation, not at a row.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Locator {
+    pub(crate) row_index: Option<usize>,
+    pub(crate) row_key: Option<String>,
+    pub(crate) column: Option<String>,
+    pub(crate) movement_index: Option<usize>,
+    pub(crate) side: Option<&'static str>,
+}
+
+impl Locator {
+    pub(crate) fn row(row_index: usize) -> Self {
+        Locator { row_index: Some(row_index), ..Locator::default() }
+    }
+
+    pub(crate) fn side(side: &'static str) -> Self {
+        Locator { side: Some(side), ..Locator::default() }
+    }
+
+    pub(crate) fn movement(movement_index: usize) -> Self {
+        Locator { movement_index: Some(movement_index), side: Some("movements"), ..Locator::default() }
+    }
+
+    /// Zero-based indexes for machines, one-based numbers for people: a
+    /// validation report is read by both, so both are always given together.
+    pub(crate) fn to_json(&self) -> Map<String, Value> {
+        let mut out = Map::new();
+        if let Some(index) = self.row_index {
+            out.insert("row_index".into(), index.into());
+            out.insert("row_number".into(), (index + 1).into());
+        }
+        if let Some(key) = &self.row_key {
+            out.insert("row_key".into(), key.clone().into());
+        }
+        if let Some(column) = &self.column {
+            out.insert("column".into(), column.clone().into());
+        }
+        if let Some(index) = self.movement_index {
+            out.insert("movement_index".into(), index.into());
+            out.insert("movement_number".into(), (index + 1).into());
+        }
+        if let Some(side) = self.side {
+            out.insert("side".into(), side.into());
+        }
+        out
+    }
+}
+
+/// One problem: a stable code, a message and an address.
+///
+/// `value` and `expected` are `None` when the reference's are Python `None`
+/// (the key is then left out); `Some(Value::Null)` is a value that exists but
+/// has no JSON form, such as an infinite float, which the wire shows as null.
+#[derive(Debug, Clone)]
+pub(crate) struct Finding {
+    pub(crate) code: &'static str,
+    pub(crate) message: String,
+    pub(crate) severity: Severity,
+    pub(crate) locator: Option<Locator>,
+    pub(crate) value: Option<Value>,
+    pub(crate) expected: Option<Value>,
+    pub(crate) guidance: Option<&'static str>,
+}
+
+impl Finding {
+    pub(crate) fn new(code: &'static str, severity: Severity, message: impl Into<String>) -> Self {
+        Finding {
+            code,
+            message: message.into(),
+            severity,
+            locator: None,
+            value: None,
+            expected: None,
+            guidance: None,
+        }
+    }
+
+    pub(crate) fn at(mut self, locator: Locator) -> Self {
+        self.locator = Some(locator);
+        self
+    }
+
+    pub(crate) fn with_value(mut self, value: Option<Value>) -> Self {
+        self.value = value;
+        self
+    }
+
+    pub(crate) fn expecting(mut self, expected: impl Into<Value>) -> Self {
+        self.expected = Some(expected.into());
+        self
+    }
+
+    pub(crate) fn guide(mut self, guidance: &'static str) -> Self {
+        self.guidance = Some(guidance);
+        self
+    }
+
+    pub(crate) fn column(&self) -> Option<&str> {
+        self.locator.as_ref().and_then(|locator| locator.column.as_deref()).filter(|c| !c.is_empty())
+    }
+
+    pub(crate) fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("code".into(), self.code.into());
+        out.insert("severity".into(), self.severity.as_str().into());
+        out.insert("message".into(), self.message.clone().into());
+        if let Some(locator) = &self.locator {
+            let locator = locator.to_json();
+            if !locator.is_empty() {
+                out.insert("locator".into(), Value::Object(locator));
+            }
+        }
+        if let Some(value) = &self.value {
+            out.insert("value".into(), value.clone());
+        }
+        if let Some(expected) = &self.expected {
+            out.insert("expected".into(), expected.clone());
+        }
+        if let Some(guidance) = self.guidance {
+            out.insert("guidance".into(), guidance.into());
+        }
+        Value::Object(out)
+    }
+
+    /// A one-line summary, `column: message` when a column is known.
+    pub(crate) fn as_reason(&self) -> String {
+        match self.column() {
+            Some(column) => format!("{column}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+}
+
+/// Tally by a key, most frequent first, ties in code-point order of the key.
+pub(crate) fn tally<'a>(keys: impl Iterator<Item = &'a str>) -> Map<String, Value> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for key in keys {
+        match index.get(key) {
+            Some(&at) => counts[at].1 += 1,
+            None => {
+                index.insert(key, counts.len());
+                counts.push((key, 1));
+            }
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    counts.into_iter().map(|(key, count)| (key.to_owned(), Value::from(count))).collect()
+}
+
+/// Findings tallied by code, most frequent first.
+pub(crate) fn count_by_code(findings: &[Finding]) -> Map<String, Value> {
+    tally(findings.iter().map(|finding| finding.code))
+}
+
+/// Findings tallied by the column they point at, most frequent first.
+pub(crate) fn count_by_column(findings: &[Finding]) -> Map<String, Value> {
+    tally(findings.iter().filter_map(Finding::column))
+}
+
+/// The verdicts a result can carry.
+pub(crate) mod verdict {
+    pub(crate) const CLEAN: &str = "clean";
+    pub(crate) const FLAGGED: &str = "flagged";
+    pub(crate) const QUARANTINED: &str = "quarantined";
+    pub(crate) const DOES_NOT_CLOSE: &str = "does_not_close";
+    pub(crate) const REVIEW_REQUIRED: &str = "review_required";
+    pub(crate) const INPUTS_REJECTED: &str = "inputs_rejected";
+}
+
+/// Build the standard response: `tool`, `ok`, `verdict`, `finding_count`,
+/// `findings`, `guidance`, then the tool's own fields in the order given.
+///
+/// `ok` is the one field a caller can branch on; `ok: false` is a successful
+/// call reporting a failing dataset, never an error of the call.
+pub(crate) fn envelope(
+    tool: &str,
+    ok: bool,
+    verdict: &str,
+    findings: &[Finding],
+    guidance: String,
+    payload: Map<String, Value>,
+) -> Value {
+    let mut body = Map::new();
+    body.insert("tool".into(), tool.into());
+    body.insert("ok".into(), ok.into());
+    body.insert("verdict".into(), verdict.into());
+    body.insert("finding_count".into(), findings.len().into());
+    body.insert("findings".into(), findings.iter().map(Finding::to_json).collect());
+    body.insert("guidance".into(), guidance.into());
+    for (key, value) in payload {
+        body.insert(key, value);
+    }
+    Value::Object(body)
+}
+
+/// The envelope for input that is JSON but unusable as data (for example a
+/// `movements` argument that is an object): the same shape as every other
+/// result, so a caller never has to special-case it.
+pub(crate) fn rejection_envelope(
+    tool: &str,
+    message: String,
+    guidance: &str,
+    payload: Map<String, Value>,
+) -> Value {
+    let finding = Finding::new("invalid_arguments", Severity::Error, message);
+    envelope(tool, false, verdict::INPUTS_REJECTED, &[finding], guidance.to_owned(), payload)
+}
+
+/// Build a JSON object from key/value pairs, keeping their order.
+pub(crate) fn object<const N: usize>(pairs: [(&str, Value); N]) -> Map<String, Value> {
+    pairs.into_iter().map(|(key, value)| (key.to_owned(), value)).collect()
+}

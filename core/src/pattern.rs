@@ -1,0 +1,236 @@
+//! Column `pattern`s: Python `re` syntax, run by the linear-time `regex` crate.
+//!
+//! The reference compiles patterns with Python's backtracking `re` and checks
+//! them with `fullmatch`. Here they run in linear time, so a pattern can never
+//! hang the server, at the price of the constructs that need backtracking:
+//! look-around, back-references, atomic groups, possessive quantifiers and
+//! conditionals are refused with a message that says so. The few places where
+//! Python's syntax differs from the `regex` crate's for the same meaning are
+//! translated (`\Z`, `(?#...)` comments, a literal `{` or `[`).
+
+use regex::Regex;
+
+/// Why a pattern cannot be used.
+#[derive(Debug)]
+pub(crate) enum PatternError {
+    /// Python `re` would reject it too (the detail is ours, not Python's).
+    Invalid(String),
+    /// Valid Python, but needs backtracking; named so the caller can rewrite it.
+    Unsupported(&'static str),
+}
+
+/// Compile `source` so that [`Regex::is_match`] means Python's `re.fullmatch`.
+pub(crate) fn compile_fullmatch(source: &str) -> Result<Regex, PatternError> {
+    let translated = translate(source)?;
+    Regex::new(&format!(r"\A(?:{translated})\z")).map_err(|err| PatternError::Invalid(compiler_detail(&err)))
+}
+
+/// The first line of the compiler's explanation, without the pattern echo.
+fn compiler_detail(err: &regex::Error) -> String {
+    match err {
+        regex::Error::Syntax(text) => {
+            text.lines().rev().find(|line| line.starts_with("error:")).map_or_else(
+                || text.lines().last().unwrap_or("invalid syntax").to_owned(),
+                |line| line.trim_start_matches("error: ").to_owned(),
+            )
+        }
+        regex::Error::CompiledTooBig(limit) => format!("the compiled pattern exceeds the size limit of {limit} bytes"),
+        _ => err.to_string(),
+    }
+}
+
+/// Escapes Python's `re` knows after a backslash; any other ASCII letter is an error there.
+const PYTHON_LETTER_ESCAPES: &str = "abfnrtvdDsSwWAbBZxuUN";
+
+/// Rewrite Python syntax into the `regex` crate's, refusing what it cannot run.
+fn translate(source: &str) -> Result<String, PatternError> {
+    let chars: Vec<char> = source.chars().collect();
+    let mut out = String::with_capacity(source.len() + 8);
+    let mut i = 0;
+    let mut in_class = false;
+    let mut class_start = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                let Some(&next) = chars.get(i + 1) else {
+                    return Err(PatternError::Invalid("bad escape (end of pattern)".into()));
+                };
+                if next.is_ascii_digit() && next != '0' && !in_class {
+                    return Err(PatternError::Unsupported("a back-reference"));
+                }
+                if next.is_ascii_alphabetic() && !PYTHON_LETTER_ESCAPES.contains(next) {
+                    return Err(PatternError::Invalid(format!("bad escape \\{next} at position {i}")));
+                }
+                match next {
+                    'Z' if !in_class => out.push_str(r"\z"),
+                    'N' => return Err(PatternError::Unsupported(r"a named character escape (\N{...})")),
+                    _ => {
+                        out.push('\\');
+                        out.push(next);
+                    }
+                }
+                i += 2;
+                continue;
+            }
+            '[' if in_class => out.push_str(r"\["),
+            '[' => {
+                in_class = true;
+                class_start = i;
+                out.push('[');
+                // A leading `^` and a leading `]` belong to the class in Python.
+                if chars.get(i + 1) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                if chars.get(i + 1) == Some(&']') {
+                    out.push_str(r"\]");
+                    i += 1;
+                }
+            }
+            ']' if in_class && i > class_start => {
+                in_class = false;
+                out.push(']');
+            }
+            '&' | '~' | '-' if in_class && chars.get(i + 1) == Some(&c) => {
+                // Doubled `&&`, `~~` and `--` are set operations in the crate, literals in Python.
+                out.push('\\');
+                out.push(c);
+            }
+            '(' if !in_class && chars.get(i + 1) == Some(&'?') => {
+                i = translate_group_opening(&chars, i, &mut out)?;
+                continue;
+            }
+            '{' if !in_class => {
+                if let Some(end) = quantifier_end(&chars, i) {
+                    let body: String = chars[i..=end].iter().collect();
+                    // Python's `{,n}` means `{0,n}`.
+                    out.push_str(&body.replacen("{,", "{0,", 1));
+                    i = end + 1;
+                    if matches!(chars.get(i), Some('+')) {
+                        return Err(PatternError::Unsupported("a possessive quantifier"));
+                    }
+                    continue;
+                }
+                out.push_str(r"\{");
+            }
+            '}' if !in_class => out.push_str(r"\}"),
+            '*' | '+' | '?' if !in_class => {
+                out.push(c);
+                if chars.get(i + 1) == Some(&'+') {
+                    return Err(PatternError::Unsupported("a possessive quantifier"));
+                }
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// Handle a `(?` group opening at `i`; returns the index to continue from.
+fn translate_group_opening(chars: &[char], i: usize, out: &mut String) -> Result<usize, PatternError> {
+    let rest: String = chars[i + 2..].iter().take(3).collect();
+    if rest.starts_with('=') || rest.starts_with('!') || rest.starts_with("<=") || rest.starts_with("<!") {
+        return Err(PatternError::Unsupported("look-around"));
+    }
+    if rest.starts_with('>') {
+        return Err(PatternError::Unsupported("an atomic group"));
+    }
+    if rest.starts_with("P=") {
+        return Err(PatternError::Unsupported("a back-reference"));
+    }
+    if rest.starts_with('(') {
+        return Err(PatternError::Unsupported("a conditional group"));
+    }
+    if rest.starts_with('#') {
+        // A comment: Python ignores it up to the next `)`.
+        let close = chars[i..].iter().position(|&c| c == ')').map(|offset| i + offset);
+        return close
+            .map(|end| end + 1)
+            .ok_or_else(|| PatternError::Invalid("missing ), unterminated comment".into()));
+    }
+    out.push_str("(?");
+    Ok(i + 2)
+}
+
+/// If a `{` at `start` opens a Python repetition (`{n}`, `{n,}`, `{,m}`,
+/// `{n,m}`), the index of its `}`; otherwise Python reads `{` literally.
+fn quantifier_end(chars: &[char], start: usize) -> Option<usize> {
+    let close = start + chars[start..].iter().position(|&c| c == '}')?;
+    let body: String = chars[start + 1..close].iter().collect();
+    let (low, high) = match body.split_once(',') {
+        Some((low, high)) => (low, Some(high)),
+        None => (body.as_str(), None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let valid = match high {
+        None => !low.is_empty() && digits(low),
+        Some(high) => digits(low) && digits(high) && !(low.is_empty() && high.is_empty()),
+    };
+    // Python repeats the previous item, so a `{` with nothing before it is literal.
+    (valid && start > 0).then_some(close)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full(pattern: &str, text: &str) -> bool {
+        compile_fullmatch(pattern).expect("pattern compiles").is_match(text)
+    }
+
+    #[test]
+    fn fullmatch_needs_the_whole_value() {
+        // Python: re.fullmatch(r"INV-\d+", "INV-12") matches, "xINV-12" and "INV-12x" do not.
+        assert!(full(r"INV-\d+", "INV-12"));
+        assert!(!full(r"INV-\d+", "xINV-12"));
+        assert!(!full(r"INV-\d+", "INV-12x"));
+        // An alternation must still cover the whole value: re.fullmatch("a|ab", "ab") matches.
+        assert!(full("a|ab", "ab"));
+    }
+
+    #[test]
+    fn python_only_syntax_is_translated() {
+        assert!(full(r"ab\Z", "ab"));
+        assert!(full("a(?#a comment)b", "ab"));
+        assert!(full("a{,2}", "aa"));
+        assert!(full("{x}", "{x}"));
+        assert!(full("a{", "a{"));
+        assert!(full("[[]", "["));
+        assert!(full("[]a]", "]"));
+        assert!(full("[^]a]", "b"));
+        assert!(full("[a&&b]", "&"));
+    }
+
+    #[test]
+    fn backtracking_constructs_are_refused_by_name() {
+        for (pattern, construct) in [
+            ("a(?=b)", "look-around"),
+            ("(?<!a)b", "look-around"),
+            (r"(a)\1", "a back-reference"),
+            ("(?P<x>a)(?P=x)", "a back-reference"),
+            ("(?>a+)", "an atomic group"),
+            ("a++", "a possessive quantifier"),
+            ("a{2}+", "a possessive quantifier"),
+        ] {
+            match compile_fullmatch(pattern) {
+                Err(PatternError::Unsupported(name)) => assert_eq!(name, construct, "{pattern}"),
+                other => panic!("{pattern}: expected unsupported, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_patterns_are_rejected() {
+        for pattern in ["(", "[a", r"\p{L}", "*a", r"\q"] {
+            assert!(matches!(compile_fullmatch(pattern), Err(PatternError::Invalid(_))), "{pattern}");
+        }
+    }
+
+    #[test]
+    fn catastrophic_patterns_run_in_linear_time() {
+        let text = format!("{}!", "a".repeat(50_000));
+        assert!(!full("(a+)+$", &text));
+    }
+}

@@ -1,0 +1,510 @@
+//! `reconcile`: closing = opening + movements, with the variance explained.
+//!
+//! Arithmetic is the check that does not depend on how plausible any single
+//! figure looked. A movement that cannot be read is reported and excluded, and
+//! then no verdict is given at all (`closes: null`): a total over an
+//! incomplete set of movements must never be reported as a pass.
+
+use serde_json::{Map, Value};
+
+use crate::args::ArgReader;
+use crate::error::ToolError;
+use crate::findings::{envelope, object, rejection_envelope, verdict, Finding, Locator, Severity};
+use crate::py::format::{format_g, format_grouped_2f as money};
+use crate::py::repr::{repr, repr_str, str_of};
+use crate::py::value::{as_finite_number, present, wire_float};
+use crate::py::text;
+
+const ARITHMETIC: &str = "closing_balance = opening_balance + sum(signed movements)";
+const MOVEMENT_KEYS: [&str; 8] = ["amount", "value", "direction", "sign", "label", "description", "date", "reference"];
+const IN_WORDS: [&str; 8] = ["in", "inflow", "inflows", "credit", "cr", "receipt", "deposit", "+"];
+const OUT_WORDS: [&str; 8] = ["out", "outflow", "outflows", "debit", "dr", "payment", "withdrawal", "-"];
+const FIX_MOVEMENT: &str = "Fix or remove this movement, then re-run; until then the arithmetic is not reliable.";
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    In,
+    Out,
+}
+
+impl Direction {
+    fn name(self) -> &'static str {
+        match self {
+            Direction::In => "in",
+            Direction::Out => "out",
+        }
+    }
+
+    fn of_sign(amount: f64) -> Direction {
+        if amount < 0.0 {
+            Direction::Out
+        } else {
+            Direction::In
+        }
+    }
+
+    fn parse(raw: &Value) -> Option<Direction> {
+        let token = text::casefold(text::strip(raw.as_str()?));
+        if IN_WORDS.contains(&token.as_str()) {
+            Some(Direction::In)
+        } else if OUT_WORDS.contains(&token.as_str()) {
+            Some(Direction::Out)
+        } else {
+            None
+        }
+    }
+}
+
+/// One readable movement: an unsigned amount and its direction.
+struct Movement {
+    index: usize,
+    amount: f64,
+    direction: Direction,
+    label: Option<String>,
+    date: Option<String>,
+}
+
+impl Movement {
+    fn signed_amount(&self) -> f64 {
+        match self.direction {
+            Direction::In => self.amount,
+            Direction::Out => -self.amount,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let mut out = object([
+            ("movement_index", self.index.into()),
+            ("movement_number", (self.index + 1).into()),
+            ("amount", wire_float(self.amount)),
+            ("direction", self.direction.name().into()),
+            ("signed_amount", wire_float(self.signed_amount())),
+        ]);
+        if let Some(label) = &self.label {
+            out.insert("label".into(), label.clone().into());
+        }
+        if let Some(date) = &self.date {
+            out.insert("date".into(), date.clone().into());
+        }
+        Value::Object(out)
+    }
+}
+
+/// `map.get(first)` if the key exists (even as null), else `map.get(second)`:
+/// Python's `raw.get(first, raw.get(second))`.
+fn get_either<'a>(map: &'a Map<String, Value>, first: &str, second: &str) -> Option<&'a Value> {
+    map.get(first).or_else(|| map.get(second))
+}
+
+/// Read one movement, or say why it cannot be read.
+#[allow(clippy::result_large_err)] // a Finding is the answer here, built once per bad movement
+fn parse_movement(raw: &Value, index: usize) -> Result<Movement, Finding> {
+    let locator = Locator::movement(index);
+    let Value::Object(map) = raw else {
+        let Some(number) = as_finite_number(raw) else {
+            return Err(Finding::new(
+                "movement_not_numeric",
+                Severity::Error,
+                format!(
+                    "movement {} is not a finite number; supply a number or an object like {{\"amount\": 250.00, \"direction\": \"in\"}}",
+                    repr(raw)
+                ),
+            )
+            .at(locator)
+            .with_value(present(raw))
+            .guide(FIX_MOVEMENT));
+        };
+        return Ok(Movement { index, amount: number.abs(), direction: Direction::of_sign(number), label: None, date: None });
+    };
+
+    let mut unknown: Vec<&str> = map.keys().map(String::as_str).filter(|key| !MOVEMENT_KEYS.contains(key)).collect();
+    if !unknown.is_empty() {
+        unknown.sort_unstable();
+        let listed = unknown.iter().map(|key| repr_str(key)).collect::<Vec<_>>().join(", ");
+        return Err(Finding::new(
+            "unknown_movement_key",
+            Severity::Error,
+            format!("movement has unrecognised key(s) {listed}; expected amount, direction, label, date"),
+        )
+        .at(locator)
+        .with_value(Some(raw.clone())));
+    }
+
+    let amount_raw = get_either(map, "amount", "value").unwrap_or(&Value::Null);
+    let Some(amount) = as_finite_number(amount_raw) else {
+        return Err(Finding::new(
+            "movement_not_numeric",
+            Severity::Error,
+            format!(
+                "movement amount {} is not a finite number, so it cannot be added to the balance",
+                repr(amount_raw)
+            ),
+        )
+        .at(locator)
+        .with_value(present(amount_raw))
+        .guide(FIX_MOVEMENT));
+    };
+
+    let direction = match get_either(map, "direction", "sign").unwrap_or(&Value::Null) {
+        // A signed amount with no direction: a bare negative is a decrease.
+        Value::Null => Direction::of_sign(amount),
+        given => Direction::parse(given).ok_or_else(|| {
+            Finding::new(
+                "unknown_direction",
+                Severity::Error,
+                format!("movement direction {} is not understood; use 'in' or 'out'", repr(given)),
+            )
+            .at(locator.clone())
+            .with_value(Some(given.clone()))
+        })?,
+    };
+
+    let label = map
+        .get("label")
+        .or_else(|| map.get("description"))
+        .or_else(|| map.get("reference"))
+        .filter(|v| !v.is_null())
+        .map(str_of);
+    let date = map.get("date").filter(|v| !v.is_null()).map(str_of);
+    Ok(Movement { index, amount: amount.abs(), direction, label, date })
+}
+
+#[derive(Default)]
+struct Outcome {
+    opening: f64,
+    reported_closing: f64,
+    tolerance: f64,
+    movements: Vec<Movement>,
+    findings: Vec<Finding>,
+    total_in: f64,
+    total_out: f64,
+    count_in: usize,
+    count_out: usize,
+    rejected_movements: usize,
+    balances_readable: bool,
+}
+
+impl Outcome {
+    fn net(&self) -> f64 {
+        self.total_in - self.total_out
+    }
+
+    fn expected_closing(&self) -> f64 {
+        self.opening + self.net()
+    }
+
+    fn variance(&self) -> f64 {
+        self.reported_closing - self.expected_closing()
+    }
+
+    /// Every input was read, so the arithmetic means something.
+    fn inputs_usable(&self) -> bool {
+        self.balances_readable && self.rejected_movements == 0
+    }
+
+    /// `None` when the inputs were incomplete and no verdict can be given.
+    fn closes(&self) -> Option<bool> {
+        self.inputs_usable().then(|| self.variance().abs() <= self.tolerance)
+    }
+
+    fn to_json(&self) -> Map<String, Value> {
+        object([
+            ("arithmetic", ARITHMETIC.into()),
+            ("opening_balance", wire_float(self.opening)),
+            ("movements_net", wire_float(self.net())),
+            ("expected_closing_balance", wire_float(self.expected_closing())),
+            ("reported_closing_balance", wire_float(self.reported_closing)),
+            ("variance", wire_float(self.variance())),
+            ("absolute_variance", wire_float(self.variance().abs())),
+            ("tolerance", wire_float(self.tolerance)),
+            ("closes", self.closes().map_or(Value::Null, Value::Bool)),
+            ("arithmetic_is_reliable", self.inputs_usable().into()),
+            (
+                "movement_counts",
+                Value::Object(object([
+                    ("total", self.movements.len().into()),
+                    ("in", self.count_in.into()),
+                    ("out", self.count_out.into()),
+                    ("unreadable", self.rejected_movements.into()),
+                ])),
+            ),
+            (
+                "movement_totals",
+                Value::Object(object([("in", wire_float(self.total_in)), ("out", wire_float(self.total_out))])),
+            ),
+            ("movements", self.movements.iter().map(Movement::to_json).collect()),
+        ])
+    }
+}
+
+fn balance_finding(code: &'static str, which: &str, side: &'static str, raw: &Value) -> Finding {
+    Finding::new(code, Severity::Error, format!("{which} balance {} is not a finite number", repr(raw)))
+        .at(Locator::side(side))
+        .with_value(present(raw))
+}
+
+/// Check the arithmetic; `None` when `movements` is not an array (or null).
+fn reconcile_arithmetic(opening_raw: &Value, movements: &Value, closing_raw: &Value, tolerance: f64) -> Option<Outcome> {
+    let opening = as_finite_number(opening_raw);
+    let closing = as_finite_number(closing_raw);
+    // Python's `opening or 0.0`: a missing or negative-zero balance becomes 0.0.
+    let mut outcome = Outcome {
+        opening: opening.filter(|x| *x != 0.0).unwrap_or(0.0),
+        reported_closing: closing.filter(|x| *x != 0.0).unwrap_or(0.0),
+        balances_readable: true,
+        ..Outcome::default()
+    };
+    if opening.is_none() {
+        outcome.balances_readable = false;
+        outcome.findings.push(balance_finding("opening_balance_not_numeric", "opening", "opening_balance", opening_raw));
+    }
+    if closing.is_none() {
+        outcome.balances_readable = false;
+        outcome.findings.push(balance_finding("closing_balance_not_numeric", "closing", "closing_balance", closing_raw));
+    }
+
+    let mut tolerance = tolerance;
+    if tolerance < 0.0 {
+        outcome.findings.push(
+            Finding::new(
+                "tolerance_negative",
+                Severity::Warning,
+                format!("tolerance {} is negative; using its absolute value", format_g(tolerance)),
+            )
+            .at(Locator::side("tolerance"))
+            .with_value(Some(wire_float(tolerance))),
+        );
+        tolerance = tolerance.abs();
+    }
+    outcome.tolerance = tolerance;
+
+    let movement_list: &[Value] = match movements {
+        Value::Null => &[],
+        Value::Array(items) => items,
+        _ => return None,
+    };
+    for (index, raw) in movement_list.iter().enumerate() {
+        match parse_movement(raw, index) {
+            Err(finding) => {
+                outcome.findings.push(finding);
+                outcome.rejected_movements += 1;
+            }
+            Ok(movement) => {
+                match movement.direction {
+                    Direction::In => {
+                        outcome.count_in += 1;
+                        outcome.total_in += movement.amount;
+                    }
+                    Direction::Out => {
+                        outcome.count_out += 1;
+                        outcome.total_out += movement.amount;
+                    }
+                }
+                outcome.movements.push(movement);
+            }
+        }
+    }
+
+    if outcome.inputs_usable() {
+        let diagnosis = diagnose_variance(&outcome);
+        outcome.findings.extend(diagnosis);
+    } else {
+        let finding = unreliable_finding(&outcome);
+        outcome.findings.push(finding);
+    }
+    Some(outcome)
+}
+
+/// Say plainly that no verdict is available, and which input caused that.
+fn unreliable_finding(outcome: &Outcome) -> Finding {
+    let mut reasons = Vec::new();
+    if !outcome.balances_readable {
+        reasons.push("an opening or closing balance could not be read as a number".to_owned());
+    }
+    if outcome.rejected_movements > 0 {
+        reasons.push(format!("{} movement(s) could not be read", outcome.rejected_movements));
+    }
+    Finding::new(
+        "arithmetic_unreliable",
+        Severity::Error,
+        format!(
+            "{}, so every total below is computed from an incomplete set of inputs and no verdict is given",
+            text::capitalize(&reasons.join("; "))
+        ),
+    )
+    .at(Locator::side("movements"))
+    .expecting("every balance and movement readable")
+    .guide(
+        "`closes` is null and `arithmetic_is_reliable` is false. Correct the inputs listed in `findings` and call \
+again \u{2014} do not treat this as either a pass or a fail.",
+    )
+}
+
+/// Turn a variance into checkable statements. The hints fire only when the
+/// numbers are exactly consistent with one common cause, so they are
+/// observations about arithmetic, not guesses about the business.
+fn diagnose_variance(outcome: &Outcome) -> Vec<Finding> {
+    let tolerance = outcome.tolerance;
+    let variance = outcome.variance();
+    let absolute = variance.abs();
+    if absolute <= tolerance {
+        return Vec::new();
+    }
+
+    let mut findings = vec![Finding::new(
+        "does_not_close",
+        Severity::Error,
+        format!(
+            "opening {} + movements {} = {}, but the closing balance given is {} \u{2014} a variance of {} (tolerance {})",
+            money(outcome.opening),
+            money(outcome.net()),
+            money(outcome.expected_closing()),
+            money(outcome.reported_closing),
+            money(variance),
+            format_g(tolerance)
+        ),
+    )
+    .at(Locator::side("closing_balance"))
+    .with_value(Some(wire_float(outcome.reported_closing)))
+    .expecting(wire_float(outcome.expected_closing()))
+    .guide(
+        "Do not report the closing balance as verified. The variance is the size of the problem: locate it before \
+trusting any figure in this period.",
+    )];
+
+    if let Some(movement) =
+        outcome.movements.iter().find(|m| (absolute - m.amount).abs() <= tolerance && m.amount > 0.0)
+    {
+        findings.push(
+            Finding::new(
+                "variance_matches_single_movement",
+                Severity::Warning,
+                format!(
+                    "the variance {} is exactly the size of movement #{} ({}, direction '{}')",
+                    money(variance),
+                    movement.index + 1,
+                    money(movement.amount),
+                    movement.direction.name()
+                ),
+            )
+            .at(Locator::movement(movement.index))
+            .guide(
+                "Consistent with that movement being recorded with the wrong direction, or counted on both sides \
+\u{2014} check it first.",
+            ),
+        );
+    }
+
+    let half = absolute / 2.0;
+    if half > tolerance {
+        if let Some(movement) =
+            outcome.movements.iter().find(|m| (half - m.amount).abs() <= tolerance && m.amount > 0.0)
+        {
+            findings.push(
+                Finding::new(
+                    "variance_is_double_a_movement",
+                    Severity::Warning,
+                    format!(
+                        "the variance {} is exactly twice movement #{} ({})",
+                        money(variance),
+                        movement.index + 1,
+                        money(movement.amount)
+                    ),
+                )
+                .at(Locator::movement(movement.index))
+                .guide(
+                    "Consistent with that movement being counted on both sides of the equation rather than once \
+\u{2014} check it first.",
+                ),
+            );
+        }
+    }
+
+    if outcome.net().abs() <= tolerance && variance.abs() > tolerance {
+        findings.push(
+            Finding::new(
+                "movements_net_to_zero",
+                Severity::Info,
+                "the movements net to zero, so the variance equals the difference between the opening and closing balances",
+            )
+            .at(Locator::side("movements")),
+        );
+    }
+    findings
+}
+
+/// A balance echoed into a rejection: kept when it was a JSON number or bool.
+fn echo_number(raw: &Value) -> Value {
+    match raw {
+        Value::Number(_) | Value::Bool(_) => raw.clone(),
+        _ => Value::Null,
+    }
+}
+
+fn guidance(outcome: &Outcome) -> String {
+    match outcome.closes() {
+        Some(true) => format!(
+            "The arithmetic closes: {} + {} = {}, matching the closing balance within the tolerance of {}. This \
+confirms internal consistency, not that the movements are complete or correct.",
+            money(outcome.opening),
+            money(outcome.net()),
+            money(outcome.expected_closing()),
+            format_g(outcome.tolerance)
+        ),
+        Some(false) => format!(
+            "The arithmetic does NOT close. Expected {}, got {} \u{2014} a variance of {} against a tolerance of {}. \
+Do not report either balance as verified. Find the variance's cause before using any figure from this period; \
+the findings list any single movement whose size matches the variance.",
+            money(outcome.expected_closing()),
+            money(outcome.reported_closing),
+            money(outcome.variance()),
+            format_g(outcome.tolerance)
+        ),
+        None => {
+            let reason = outcome
+                .findings
+                .iter()
+                .find(|finding| finding.code == "arithmetic_unreliable")
+                .map_or("The inputs were incomplete.", |finding| finding.message.as_str());
+            format!(
+                "{reason} `closes` is null, which is neither a pass nor a fail. Correct the inputs listed in \
+`findings` and call again before drawing any conclusion about this period."
+            )
+        }
+    }
+}
+
+/// The `reconcile` tool.
+pub(crate) fn reconcile(args: &Value) -> Result<Value, ToolError> {
+    let mut reader = ArgReader::new(args)?;
+    let opening = reader.any("opening_balance");
+    let movements = reader.any("movements");
+    let closing = reader.any("closing_balance");
+    let tolerance = reader.float_or("tolerance", 0.01);
+    reader.finish()?;
+
+    let Some(outcome) = reconcile_arithmetic(&opening, &movements, &closing, tolerance) else {
+        return Ok(rejection_envelope(
+            "reconcile",
+            "arguments are malformed: opening_balance and closing_balance must be numbers (or numeric strings) \
+and movements must be an array"
+                .into(),
+            "Re-issue the call as {\"opening_balance\": 1000.00, \"movements\": [{\"amount\": 250.0, \"direction\": \
+\"in\"}], \"closing_balance\": 1250.00, \"tolerance\": 0.01}.",
+            object([
+                ("opening_balance", echo_number(&opening)),
+                ("reported_closing_balance", echo_number(&closing)),
+                ("closes", Value::Null),
+                ("arithmetic_is_reliable", false.into()),
+            ]),
+        ));
+    };
+
+    let verdict = match outcome.closes() {
+        None => verdict::INPUTS_REJECTED,
+        Some(true) => verdict::CLEAN,
+        Some(false) => verdict::DOES_NOT_CLOSE,
+    };
+    let guidance = guidance(&outcome);
+    Ok(envelope("reconcile", outcome.closes() == Some(true), verdict, &outcome.findings, guidance, outcome.to_json()))
+}
