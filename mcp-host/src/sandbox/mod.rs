@@ -228,3 +228,98 @@ fn prepare(engine: &wasmtime::Engine, cache_dir: Option<&Path>) -> Prepared {
     );
     Ok(Arc::new(pre))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn limits() -> Limits {
+        Limits {
+            max_fuel: 10_000_000_000,
+            max_memory_bytes: 256 << 20,
+            timeout: Duration::from_secs(30),
+        }
+    }
+
+    #[test]
+    fn every_import_of_the_module_is_a_function_of_the_js_glue() {
+        // So `define_unknown_imports_as_traps` leaves the module nothing to
+        // call: no WASI, no host function, no imported memory or table.
+        let engine = engine::new_engine().unwrap();
+        let module = wasmtime::Module::new(&engine, crate::module::BYTES).unwrap();
+        let imports: Vec<_> = module.imports().collect();
+        assert!(!imports.is_empty());
+        for import in imports {
+            assert!(
+                matches!(import.ty(), wasmtime::ExternType::Func(_)),
+                "{} {} is not a function",
+                import.module(),
+                import.name()
+            );
+            assert!(
+                import.module().ends_with("_bg.js"),
+                "unexpected import module {}",
+                import.module()
+            );
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_call_runs_and_reports_its_cost() {
+        let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
+        let args = json!({"rows": [{"k": "a"}, {"k": "A "}], "key": "k"})
+            .to_string()
+            .into_bytes();
+        let outcome = sandbox
+            .call("count_distinct", args, std::future::pending())
+            .await
+            .unwrap();
+        let Answer::Result(value) = outcome.answer else {
+            panic!("expected a result")
+        };
+        assert_eq!(value["distinct_count"], json!(1));
+        assert!(outcome.fuel_used > 0 && outcome.peak_memory_bytes > 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_cancelled_call_stops_with_cancelled() {
+        let sandbox = Sandbox::start(
+            Limits {
+                max_fuel: u64::MAX,
+                ..limits()
+            },
+            CacheDir::Disabled,
+        )
+        .unwrap();
+        sandbox.ready().await.unwrap();
+        let rows: Vec<_> = (0..5000)
+            .map(|i| json!({"id": i, "name": format!("name {i} {}", i * 7919 % 1000)}))
+            .collect();
+        let args = json!({"rows": rows, "key": "id", "match_fields": ["name"], "similarity_threshold": 0.99}).to_string();
+        let started = Instant::now();
+        let cancel = tokio::time::sleep(Duration::from_millis(200));
+        let outcome = sandbox
+            .call("duplicate_report", args.into_bytes(), cancel)
+            .await;
+        assert_eq!(outcome.unwrap_err(), SandboxError::Cancelled);
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn an_unknown_tool_is_the_cores_argument_error() {
+        let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
+        let outcome = sandbox
+            .call("nope", b"{}".to_vec(), std::future::pending())
+            .await
+            .unwrap();
+        let Answer::ArgumentError(err) = outcome.answer else {
+            panic!("expected an argument error")
+        };
+        assert_eq!(err.code, "unknown_tool");
+    }
+}

@@ -17,6 +17,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::serve::ListenerExt as _;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -71,6 +72,13 @@ pub async fn serve(
         .layer(axum::middleware::from_fn(session_delete_is_ok));
     let listener = tokio::net::TcpListener::bind(address).await?;
     let local = listener.local_addr()?;
+    // Replies go out as several small SSE writes; without TCP_NODELAY, Nagle
+    // and delayed ACKs add ~40 ms to each request.
+    let listener = listener.tap_io(|stream| {
+        if let Err(err) = stream.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {err}");
+        }
+    });
     // Always printed (whatever --log says): tests and scripts read this line
     // to find a port chosen with --port 0.
     eprintln!("mcp-validation-server: listening on http://{local}{PATH}");
