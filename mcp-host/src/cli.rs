@@ -63,7 +63,9 @@ pub struct Cli {
     pub transport: Transport,
 
     /// Address to listen on with --transport streamable-http. Loopback by
-    /// default; there is no authentication, so think before exposing it.
+    /// default, accepting only loopback Host headers (DNS-rebinding
+    /// protection); 0.0.0.0 or :: accepts any. There is no authentication,
+    /// so think before exposing it.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
 

@@ -374,3 +374,53 @@ fn an_unknown_transport_is_refused_with_the_choices() {
         "{stderr}"
     );
 }
+
+fn initialize_with_host_header(url: &str, host: &str) -> u16 {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    reqwest::blocking::Client::new()
+        .post(url)
+        .header("Host", host)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(body.to_string())
+        .send()
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[test]
+fn http_host_headers_loopback_by_default_any_on_a_wildcard_bind() {
+    // Loopback (the default): only loopback names, against DNS rebinding.
+    let server = HttpServer::start(&[], &[]);
+    let port = server
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches("/mcp")
+        .to_owned();
+    assert_eq!(
+        initialize_with_host_header(&server.url, &format!("localhost:{port}")),
+        200
+    );
+    assert_eq!(
+        initialize_with_host_header(&server.url, &format!("rebind.example:{port}")),
+        403
+    );
+    // 0.0.0.0 answers under any name, so any Host is accepted.
+    let server = HttpServer::start(&["--host", "0.0.0.0"], &[]);
+    let port = server
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    assert_eq!(
+        initialize_with_host_header(&url, &format!("my-machine.lan:{port}")),
+        200
+    );
+}

@@ -50,11 +50,17 @@ pub async fn serve(
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_max_request_body_bytes(max_message_bytes);
-    if !address.ip().is_loopback() {
+    if address.ip().is_unspecified() {
+        // 0.0.0.0 / [::] answers on every interface, under any name: a Host
+        // allow-list cannot be written for it, and DNS-rebinding protection
+        // is moot for a server that is reachable directly.
+        tracing::warn!("bound to every interface: the server has no authentication, and any Host header is accepted");
+        config = config.disable_allowed_hosts();
+    } else if !address.ip().is_loopback() {
         // rmcp accepts only loopback Host headers by default (DNS-rebinding
-        // protection); a server bound elsewhere must also accept its own
-        // address. Names other than the address stay refused.
-        tracing::warn!("listening on a non-loopback address: the server has no authentication");
+        // protection); a server bound to one address must also accept that
+        // address. Names for it stay refused.
+        tracing::warn!("bound to a non-loopback address: the server has no authentication");
         let mut hosts = config.allowed_hosts.clone();
         hosts.push(address.ip().to_string());
         hosts.push(format!("[{}]", address.ip()));

@@ -345,8 +345,8 @@ impl HttpServer {
                 let mut reported = false;
                 while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
                     if !reported {
-                        if let Some(rest) = line.split("listening on ").nth(1) {
-                            let _ = send.send(rest.trim().to_owned());
+                        if let Some(rest) = line.split("listening on http://").nth(1) {
+                            let _ = send.send(format!("http://{}", rest.trim()));
                             reported = true;
                         }
                     }
