@@ -51,25 +51,16 @@ impl ValidationServer {
     ) -> CallToolResult {
         // Serialising a large argument object takes a while: not on the
         // protocol's worker threads.
-        let args = match tokio::task::spawn_blocking(move || {
-            serde_json::to_vec(&Value::Object(arguments))
+        let encoded = tokio::task::spawn_blocking(move || {
+            serde_json::to_vec(&Value::Object(arguments)).map_err(|err| err.to_string())
         })
         .await
-        {
-            Ok(Ok(args)) => args,
-            Ok(Err(err)) => {
-                return error_result(
-                    name,
-                    &format!("the arguments could not be encoded: {err}"),
-                    None,
-                )
-            }
+        .unwrap_or_else(|err| Err(err.to_string()));
+        let args = match encoded {
+            Ok(args) => args,
             Err(err) => {
-                return error_result(
-                    name,
-                    &format!("the arguments could not be encoded: {err}"),
-                    None,
-                )
+                let message = format!("the arguments could not be encoded: {err}");
+                return error_result(name, &message, None);
             }
         };
         let outcome = self.sandbox.call(name, args, context.ct.cancelled()).await;
@@ -146,26 +137,22 @@ async fn render(name: &str, answer: Answer) -> CallToolResult {
             // by two spaces. Rendering a large result is slow, so it runs off
             // the protocol's worker threads.
             let rendered = tokio::task::spawn_blocking(move || {
-                let text = serde_json::to_string_pretty(&value);
-                (value, text)
+                serde_json::to_string_pretty(&value)
+                    .map(|text| (value, text))
+                    .map_err(|err| err.to_string())
             })
-            .await;
+            .await
+            .unwrap_or_else(|err| Err(err.to_string()));
             match rendered {
-                Ok((value, Ok(text))) => {
+                Ok((value, text)) => {
                     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
                     result.structured_content = Some(value);
                     result
                 }
-                Ok((_, Err(err))) => error_result(
-                    name,
-                    &format!("the result could not be rendered: {err}"),
-                    None,
-                ),
-                Err(err) => error_result(
-                    name,
-                    &format!("the result could not be rendered: {err}"),
-                    None,
-                ),
+                Err(err) => {
+                    let message = format!("the result could not be rendered: {err}");
+                    error_result(name, &message, None)
+                }
             }
         }
         Answer::ArgumentError(err) => {
