@@ -1,0 +1,189 @@
+//! Command-line flags and their environment variables.
+//!
+//! Every limit has a flag and an environment variable, because an MCP host
+//! configuration (`{"command": ..., "args": [...], "env": {...}}`) can set
+//! either; the flag wins when both are given.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+
+use crate::sandbox::Limits;
+
+// The defaults are sized from a 100,000-row, 4-column `validate_rows` (8.3 MiB
+// of arguments), measured with `python3 scripts/measure-host.py`: 5.25 billion
+// fuel units, 273 MiB peak linear memory, 0.9 s in the sandbox.
+
+/// Default fuel budget per call, in wasmtime fuel units (about one per
+/// WebAssembly instruction): ~10x the 100,000-row call, ~8 s of CPU.
+pub const DEFAULT_MAX_FUEL: u64 = 50_000_000_000;
+/// Default linear-memory cap per call, in MiB: ~3.7x the 100,000-row call.
+pub const DEFAULT_MAX_MEMORY_MIB: u64 = 1024;
+/// Default wall-clock deadline per call, in seconds: the fuel budget's CPU
+/// time several times over, so fuel is the usual bound and the deadline
+/// catches calls slowed down by load.
+pub const DEFAULT_TIMEOUT_SECS: u64 = 60;
+/// Default cap on one incoming JSON-RPC message (a stdio line or an HTTP
+/// body), in MiB: ~8x the 100,000-row request.
+pub const DEFAULT_MAX_MESSAGE_MIB: u64 = 64;
+
+/// Default stderr log filter: this server's own events at `info` (start-up,
+/// one line per call), everything else only when it is a warning.
+pub const DEFAULT_LOG: &str = "warn,mcp_validation_server=info";
+
+/// The long `--version` text: the server version, then the SHA-256 of the
+/// embedded module, so anyone can check it is the npm package's `.wasm`.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "\nmodule sha256 ",
+    env!("MCPV_WASM_MODULE_SHA256"),
+    "\nwasmtime ",
+    "48.0.8",
+);
+
+const ABOUT: &str = "\
+An MCP server with four deterministic data-validation tools (validate_rows, reconcile, \
+count_distinct, duplicate_report). Every tool call runs in a fresh instance of an embedded \
+WebAssembly module that has no imports it can use: no files, no network, no clock, no \
+environment. Each call is bounded by fuel, memory and a wall-clock deadline.
+
+Started with no arguments it speaks MCP over stdin/stdout, which is what an MCP host \
+(Claude Desktop, Claude Code, ...) expects when it spawns the server. Run in a terminal it \
+appears to hang: it is waiting for a client on stdin. Logs go to stderr only.";
+
+/// The parsed command line.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-validation-server", version = VERSION, about = ABOUT, max_term_width = 100)]
+pub struct Cli {
+    /// Transport to serve: `stdio` (one client on stdin/stdout) or
+    /// `streamable-http` (MCP Streamable HTTP at http://HOST:PORT/mcp).
+    #[arg(long, value_enum, default_value_t = Transport::Stdio)]
+    pub transport: Transport,
+
+    /// Address to listen on with --transport streamable-http. Loopback by
+    /// default, accepting only loopback Host headers (DNS-rebinding
+    /// protection); 0.0.0.0 or :: accepts any. There is no authentication,
+    /// so think before exposing it.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+
+    /// Port to listen on with --transport streamable-http (0 picks a free port
+    /// and prints it on stderr).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+
+    /// Fuel budget per tool call (wasmtime fuel units, about one per
+    /// WebAssembly instruction). A call that uses it all up is stopped.
+    #[arg(long, env = "MCP_VALIDATION_MAX_FUEL", default_value_t = DEFAULT_MAX_FUEL,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_fuel: u64,
+
+    /// Linear-memory cap per tool call, in MiB (at most 4095: the module is
+    /// 32-bit). A call that needs more is stopped.
+    #[arg(long, env = "MCP_VALIDATION_MAX_MEMORY_MIB", default_value_t = DEFAULT_MAX_MEMORY_MIB,
+          value_parser = clap::value_parser!(u64).range(2..=4095))]
+    pub max_memory_mib: u64,
+
+    /// Wall-clock deadline per tool call, in seconds. A call still running
+    /// then is stopped.
+    #[arg(long, env = "MCP_VALIDATION_TIMEOUT_SECS", default_value_t = DEFAULT_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub timeout_secs: u64,
+
+    /// Largest incoming message (one stdio line or one HTTP request body), in
+    /// MiB. A larger message is answered with an error and not processed.
+    #[arg(long, env = "MCP_VALIDATION_MAX_MESSAGE_MIB", default_value_t = DEFAULT_MAX_MESSAGE_MIB,
+          value_parser = clap::value_parser!(u64).range(1..=4095))]
+    pub max_message_mib: u64,
+
+    /// Directory for the compiled module, so later launches skip compiling it.
+    /// Default: $XDG_CACHE_HOME/mcp-validation-server (or ~/.cache/..., or
+    /// %LOCALAPPDATA%\mcp-validation-server on Windows).
+    #[arg(long, env = "MCP_VALIDATION_CACHE_DIR", value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// Do not read or write the compiled-module cache: compile the module in
+    /// memory at every launch (in the background; tools/list does not wait).
+    #[arg(long, env = "MCP_VALIDATION_NO_CACHE", value_parser = clap::builder::BoolishValueParser::new(),
+          default_value_t = false)]
+    pub no_cache: bool,
+
+    /// Log filter for stderr (error, warn, info, debug, trace, or a
+    /// tracing directive such as `mcp_validation_server=debug`).
+    #[arg(long, env = "MCP_VALIDATION_LOG", default_value = DEFAULT_LOG)]
+    pub log: String,
+}
+
+/// The transports this server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Transport {
+    /// Newline-delimited JSON-RPC on stdin/stdout.
+    Stdio,
+    /// MCP Streamable HTTP on HOST:PORT, path /mcp.
+    StreamableHttp,
+}
+
+impl Cli {
+    /// The per-call sandbox limits these flags describe.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_fuel: self.max_fuel,
+            max_memory_bytes: self.max_memory_mib * 1024 * 1024,
+            timeout: Duration::from_secs(self.timeout_secs),
+        }
+    }
+
+    /// The incoming-message cap in bytes.
+    pub fn max_message_bytes(&self) -> usize {
+        usize::try_from(self.max_message_mib * 1024 * 1024).unwrap_or(usize::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn no_arguments_means_stdio_with_the_default_limits() {
+        let cli = Cli::try_parse_from(["mcp-validation-server"]).unwrap();
+        assert_eq!(cli.transport, Transport::Stdio);
+        let limits = cli.limits();
+        assert_eq!(limits.max_fuel, DEFAULT_MAX_FUEL);
+        assert_eq!(limits.max_memory_bytes, DEFAULT_MAX_MEMORY_MIB << 20);
+        assert_eq!(limits.timeout, Duration::from_secs(DEFAULT_TIMEOUT_SECS));
+    }
+
+    #[test]
+    fn http_flags_parse() {
+        let cli = Cli::try_parse_from([
+            "mcp-validation-server",
+            "--transport",
+            "streamable-http",
+            "--host",
+            "::1",
+            "--port",
+            "0",
+        ])
+        .unwrap();
+        assert_eq!(cli.transport, Transport::StreamableHttp);
+        assert_eq!(cli.host.to_string(), "::1");
+        assert_eq!(cli.port, 0);
+    }
+
+    #[test]
+    fn a_limit_of_zero_is_refused() {
+        assert!(Cli::try_parse_from(["mcp-validation-server", "--max-fuel", "0"]).is_err());
+        assert!(Cli::try_parse_from(["mcp-validation-server", "--timeout-secs", "0"]).is_err());
+        assert!(
+            Cli::try_parse_from(["mcp-validation-server", "--max-memory-mib", "4096"]).is_err()
+        );
+    }
+}

@@ -1,0 +1,67 @@
+//! `mcp-validation-server`: the native MCP host for the validation module.
+//!
+//! Every `tools/call` runs inside the WebAssembly module the npm package
+//! ships (embedded at build time, see `build.rs`), through wasmtime, in a
+//! fresh instance with no capabilities and bounded fuel, memory and time.
+//!
+//! - [`cli`]: flags and environment variables;
+//! - [`sandbox`]: the engine, the compiled-module cache, one call per instance;
+//! - [`tools`]: the tool metadata `tools/list` publishes;
+//! - [`server`]: the MCP handler;
+//! - [`transport`]: stdio and Streamable HTTP.
+
+pub mod cli;
+pub mod module;
+pub mod sandbox;
+pub mod server;
+pub mod tools;
+pub mod transport;
+
+use std::io;
+use std::net::SocketAddr;
+
+use cli::{Cli, Transport};
+use sandbox::{CacheDir, Sandbox};
+use server::ValidationServer;
+
+/// Run the server the command line describes, until its transport ends.
+pub async fn run(cli: Cli) -> io::Result<()> {
+    let cache_dir = match (&cli.cache_dir, cli.no_cache) {
+        (_, true) => CacheDir::Disabled,
+        (Some(dir), false) => CacheDir::At(dir.clone()),
+        (None, false) => CacheDir::Default,
+    };
+    let sandbox = Sandbox::start(cli.limits(), cache_dir).map_err(io::Error::other)?;
+    let server = ValidationServer::new(sandbox);
+    match cli.transport {
+        Transport::Stdio => transport::stdio::serve(server, cli.max_message_bytes()).await,
+        Transport::StreamableHttp => {
+            let address = SocketAddr::new(cli.host, cli.port);
+            transport::http::serve(server, address, cli.max_message_bytes()).await
+        }
+    }
+}
+
+/// Resolves on Ctrl-C, or on SIGTERM on Unix.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}

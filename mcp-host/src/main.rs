@@ -1,0 +1,45 @@
+//! The `mcp-validation-server` binary: parse flags, log to stderr, serve.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser as _;
+use mcp_validation_server::cli::Cli;
+use tracing_subscriber::EnvFilter;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // stdout belongs to the protocol: logs go to stderr, without colours
+    // (hosts such as Claude Desktop save stderr to a log file).
+    let filter = EnvFilter::try_new(&cli.log).unwrap_or_else(|err| {
+        eprintln!("mcp-validation-server: ignoring --log {:?}: {err}", cli.log);
+        EnvFilter::new(mcp_validation_server::cli::DEFAULT_LOG)
+    });
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .init();
+
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("mcp-validation-server: cannot start the async runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(mcp_validation_server::run(cli));
+    // Calls still running were cancelled when their session ended and stop
+    // within one epoch tick; do not wait on anything longer than that.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("mcp-validation-server: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}

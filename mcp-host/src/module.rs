@@ -1,0 +1,28 @@
+//! The embedded WebAssembly module: the npm package's `.wasm`, byte for byte.
+//!
+//! `build.rs` copies it into `OUT_DIR` and records its SHA-256; nothing here
+//! rebuilds or rewrites it, so the hash printed by `--version` is the hash of
+//! the file the npm package ships.
+
+/// The module's bytes, exactly as read from `MCPV_WASM_MODULE` at build time.
+pub const BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/module.wasm"));
+
+/// Lowercase hex SHA-256 of [`BYTES`], computed by `build.rs`.
+pub const SHA256: &str = env!("MCPV_WASM_MODULE_SHA256");
+
+#[cfg(test)]
+mod tests {
+    use sha2::{Digest, Sha256};
+
+    #[test]
+    fn the_recorded_hash_is_the_hash_of_the_embedded_bytes() {
+        use std::fmt::Write as _;
+        let hex = Sha256::digest(super::BYTES)
+            .iter()
+            .fold(String::new(), |mut hex, byte| {
+                let _ = write!(hex, "{byte:02x}");
+                hex
+            });
+        assert_eq!(hex, super::SHA256);
+    }
+}

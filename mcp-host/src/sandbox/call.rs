@@ -1,0 +1,215 @@
+//! One tool call in one fresh instance, through the module's byte ABI.
+//!
+//! The ABI (wasm/src/abi.rs): `mcpv_alloc(len) -> ptr`, then
+//! `mcpv_call(tool_ptr, tool_len, args_ptr, args_len) -> (ptr << 32) | len`,
+//! whose result buffer is a status byte followed by JSON. Nothing is freed:
+//! the whole instance, its memory included, is dropped when the call ends, so
+//! nothing a call leaves behind can reach the next one.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use wasmtime::{InstancePre, Memory, Store, Trap, TypedFunc, UpdateDeadline};
+
+use super::limits::{Limits, MemoryCap, SandboxError};
+
+/// Everything one call's `Store` carries.
+pub(crate) struct CallState {
+    memory: MemoryCap,
+    deadline: Instant,
+    cancelled: Arc<AtomicBool>,
+}
+
+/// Why the epoch callback stopped the call.
+#[derive(Debug)]
+enum Interrupted {
+    Deadline,
+    Cancelled,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Interrupted::Deadline => "deadline reached",
+            Interrupted::Cancelled => "cancelled",
+        })
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// What the module answered, and what answering cost.
+#[derive(Debug)]
+pub(crate) struct RawOutcome {
+    /// The result buffer: status byte, then JSON.
+    pub(crate) buffer: Vec<u8>,
+    /// Fuel consumed, instantiation included.
+    pub(crate) fuel_used: u64,
+    /// Largest linear memory size the instance reached, in bytes.
+    pub(crate) peak_memory_bytes: usize,
+    /// Wall-clock time of the call, instantiation included.
+    pub(crate) elapsed: Duration,
+}
+
+/// Run `tool` on the JSON text `args` in a new instance from `pre`.
+///
+/// `cancelled` is polled once per epoch tick; setting it stops the call.
+pub(crate) fn run(
+    pre: &InstancePre<CallState>,
+    limits: Limits,
+    cancelled: Arc<AtomicBool>,
+    tool: &[u8],
+    args: &[u8],
+) -> Result<RawOutcome, SandboxError> {
+    let started = Instant::now();
+    let state = CallState {
+        memory: MemoryCap::new(limits.max_memory_bytes),
+        deadline: started + limits.timeout,
+        cancelled,
+    };
+    let mut store = Store::new(pre.module().engine(), state);
+    store.limiter(|state| &mut state.memory);
+    store
+        .set_fuel(limits.max_fuel)
+        .map_err(|err| SandboxError::Unavailable(err.to_string()))?;
+    // Checked every epoch tick: past the deadline, or cancelled, the call
+    // traps at the next tick; otherwise it runs on for another tick.
+    store.set_epoch_deadline(1);
+    store.epoch_deadline_callback(|context| {
+        let state = context.data();
+        if state.cancelled.load(Ordering::Relaxed) {
+            Err(wasmtime::Error::new(Interrupted::Cancelled))
+        } else if Instant::now() >= state.deadline {
+            Err(wasmtime::Error::new(Interrupted::Deadline))
+        } else {
+            Ok(UpdateDeadline::Continue(1))
+        }
+    });
+
+    let result = call_abi(&mut store, pre, tool, args);
+    let fuel_used = limits.max_fuel - store.get_fuel().unwrap_or(0);
+    let memory = &store.data().memory;
+    match result {
+        Ok(buffer) => Ok(RawOutcome {
+            buffer,
+            fuel_used,
+            peak_memory_bytes: memory.peak_bytes,
+            elapsed: started.elapsed(),
+        }),
+        Err(err) => Err(classify(&err, memory.denied, limits)),
+    }
+}
+
+/// The failures a call can meet, from most to least specific.
+fn classify(err: &AbiError, memory_denied: bool, limits: Limits) -> SandboxError {
+    match err {
+        AbiError::Wasm(err) => {
+            if let Some(interrupted) = err.downcast_ref::<Interrupted>() {
+                return match interrupted {
+                    Interrupted::Deadline => SandboxError::Timeout {
+                        limit: limits.timeout,
+                    },
+                    Interrupted::Cancelled => SandboxError::Cancelled,
+                };
+            }
+            if err.downcast_ref::<Trap>() == Some(&Trap::OutOfFuel) {
+                return SandboxError::OutOfFuel {
+                    limit: limits.max_fuel,
+                };
+            }
+            // A refused memory.grow makes Rust's allocator abort, which traps
+            // as `unreachable`: that trap means the cap, not a bug.
+            if memory_denied {
+                return SandboxError::OutOfMemory {
+                    limit_bytes: limits.max_memory_bytes,
+                };
+            }
+            SandboxError::Trapped(
+                err.downcast_ref::<Trap>()
+                    .map_or_else(|| format!("{err:#}"), ToString::to_string),
+            )
+        }
+        AbiError::NoMemory => SandboxError::OutOfMemory {
+            limit_bytes: limits.max_memory_bytes,
+        },
+        AbiError::Broken(why) => SandboxError::Trapped(why.clone()),
+    }
+}
+
+enum AbiError {
+    /// A trap or instantiation error from wasmtime.
+    Wasm(wasmtime::Error),
+    /// `mcpv_alloc` returned 0: the input does not fit under the memory cap.
+    NoMemory,
+    /// The module broke the ABI (missing export, out-of-bounds result).
+    Broken(String),
+}
+
+impl From<wasmtime::Error> for AbiError {
+    fn from(err: wasmtime::Error) -> Self {
+        AbiError::Wasm(err)
+    }
+}
+
+fn call_abi(
+    store: &mut Store<CallState>,
+    pre: &InstancePre<CallState>,
+    tool: &[u8],
+    args: &[u8],
+) -> Result<Vec<u8>, AbiError> {
+    let instance = pre.instantiate(&mut *store)?;
+    let memory = instance
+        .get_memory(&mut *store, "memory")
+        .ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
+    let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
+    let call: TypedFunc<(u32, u32, u32, u32), u64> =
+        instance.get_typed_func(&mut *store, "mcpv_call")?;
+
+    let tool_ptr = write_input(store, &memory, &alloc, tool)?;
+    let args_ptr = write_input(store, &memory, &alloc, args)?;
+    let packed = call.call(
+        &mut *store,
+        (tool_ptr, len32(tool)?, args_ptr, len32(args)?),
+    )?;
+    let (ptr, len) = ((packed >> 32) as usize, (packed & 0xffff_ffff) as usize);
+
+    // Memory may have grown during the call: read it afresh.
+    let data = memory.data(&*store);
+    let end = ptr
+        .checked_add(len)
+        .filter(|end| *end <= data.len())
+        .ok_or_else(|| {
+            AbiError::Broken(format!(
+                "result buffer {ptr}+{len} lies outside linear memory of {} bytes",
+                data.len()
+            ))
+        })?;
+    if len == 0 {
+        return Err(AbiError::Broken("empty result buffer".into()));
+    }
+    Ok(data[ptr..end].to_vec())
+}
+
+fn len32(bytes: &[u8]) -> Result<u32, AbiError> {
+    // Anything near 4 GiB cannot fit a 32-bit linear memory anyway.
+    u32::try_from(bytes.len()).map_err(|_| AbiError::NoMemory)
+}
+
+fn write_input(
+    store: &mut Store<CallState>,
+    memory: &Memory,
+    alloc: &TypedFunc<u32, u32>,
+    bytes: &[u8],
+) -> Result<u32, AbiError> {
+    let ptr = alloc.call(&mut *store, len32(bytes)?)?;
+    if ptr == 0 {
+        return Err(AbiError::NoMemory);
+    }
+    memory
+        .write(&mut *store, ptr as usize, bytes)
+        .map_err(|_| {
+            AbiError::Broken(format!("mcpv_alloc returned {ptr}, outside linear memory"))
+        })?;
+    Ok(ptr)
+}

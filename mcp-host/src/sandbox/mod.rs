@@ -1,0 +1,325 @@
+//! The sandbox: every tool call in a fresh instance of the embedded module.
+//!
+//! Guarantees, per call:
+//! - a new `Store` and instance, dropped when the call ends, so no state
+//!   survives from one call to the next;
+//! - no capabilities: the module gets no WASI, and every import it declares
+//!   (wasm-bindgen's JS glue) is defined as a trap; the byte ABI uses none;
+//! - a fuel budget, a linear-memory cap and a wall-clock deadline, each of
+//!   which stops the call with a [`SandboxError`] naming the limit;
+//! - cancellation: dropping or cancelling the call stops it within one epoch
+//!   tick (10 ms).
+//!
+//! Calls run on tokio's blocking pool, one thread each, so a slow call never
+//! holds up another or the protocol loop.
+
+mod answer;
+mod cache;
+mod call;
+mod engine;
+mod limits;
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tokio::sync::watch;
+use wasmtime::{InstancePre, Linker};
+
+pub use answer::{Answer, ArgumentError};
+pub use limits::{Limits, SandboxError};
+
+use call::CallState;
+
+/// The prepared module, or why it could not be prepared.
+type Prepared = Result<Arc<InstancePre<CallState>>, String>;
+
+/// Runs tool calls in the embedded module. Cheap to clone.
+#[derive(Clone)]
+pub struct Sandbox {
+    limits: Limits,
+    ready: watch::Receiver<Option<Prepared>>,
+}
+
+/// A successful call: the core's answer and what it cost.
+#[derive(Debug)]
+pub struct Outcome {
+    /// What the core answered.
+    pub answer: Answer,
+    /// Fuel consumed, instantiation included.
+    pub fuel_used: u64,
+    /// Peak linear memory, in bytes.
+    pub peak_memory_bytes: usize,
+    /// Wall-clock time in the sandbox, instantiation included.
+    pub elapsed: Duration,
+}
+
+/// Where the compiled module is cached.
+#[derive(Debug, Clone)]
+pub enum CacheDir {
+    /// Neither read nor write a cache; compile at every start.
+    Disabled,
+    /// The platform's per-user cache directory (see `cache::default_dir`).
+    Default,
+    /// This directory.
+    At(PathBuf),
+}
+
+impl Sandbox {
+    /// Create the engine and start preparing the module in the background.
+    ///
+    /// Returns at once: preparing (loading the cached native code, or
+    /// compiling on a cache miss) runs on its own thread, so the server can
+    /// answer `initialize` and `tools/list` meanwhile. Calls wait for it.
+    pub fn start(limits: Limits, cache_dir: CacheDir) -> Result<Sandbox, String> {
+        let engine =
+            engine::new_engine().map_err(|err| format!("cannot configure wasmtime: {err}"))?;
+        engine::start_epoch_clock(&engine)
+            .map_err(|err| format!("cannot start the epoch clock: {err}"))?;
+        let (sender, ready) = watch::channel(None);
+        let dir = match cache_dir {
+            CacheDir::Disabled => None,
+            CacheDir::Default => cache::default_dir(),
+            CacheDir::At(dir) => Some(dir),
+        };
+        thread::Builder::new()
+            .name("mcpv-prepare".to_owned())
+            .spawn(move || {
+                let prepared = prepare(&engine, dir.as_deref());
+                if let Err(why) = &prepared {
+                    tracing::error!("the WebAssembly module could not be prepared: {why}");
+                }
+                sender.send_replace(Some(prepared));
+            })
+            .map_err(|err| format!("cannot start the module preparation thread: {err}"))?;
+        Ok(Sandbox { limits, ready })
+    }
+
+    /// The limits every call runs under.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Wait until the module is prepared.
+    pub async fn ready(&self) -> Result<(), SandboxError> {
+        self.prepared().await.map(|_| ())
+    }
+
+    async fn prepared(&self) -> Result<Arc<InstancePre<CallState>>, SandboxError> {
+        let mut ready = self.ready.clone();
+        let prepared = ready.wait_for(Option::is_some).await.map_err(|_| {
+            SandboxError::Unavailable("the preparation thread ended without a module".into())
+        })?;
+        match prepared
+            .as_ref()
+            .expect("wait_for returned a prepared module")
+        {
+            Ok(pre) => Ok(Arc::clone(pre)),
+            Err(why) => Err(SandboxError::Unavailable(why.clone())),
+        }
+    }
+
+    /// Run `tool` on `args` (JSON text of the arguments object).
+    ///
+    /// The call stops early when `cancelled` resolves, or when the returned
+    /// future is dropped.
+    pub async fn call(
+        &self,
+        tool: &str,
+        args: Vec<u8>,
+        cancelled: impl Future<Output = ()>,
+    ) -> Result<Outcome, SandboxError> {
+        tokio::pin!(cancelled);
+        let pre = tokio::select! {
+            pre = self.prepared() => pre?,
+            () = &mut cancelled => return Err(SandboxError::Cancelled),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut guard = StopOnDrop {
+            stop: Arc::clone(&stop),
+            running: true,
+        };
+        let limits = self.limits;
+        let tool = tool.as_bytes().to_vec();
+        let mut task = tokio::task::spawn_blocking({
+            let stop = Arc::clone(&stop);
+            move || {
+                let raw = call::run(&pre, limits, stop, &tool, &args)?;
+                // Decoding a large result takes a while; keep it off the
+                // async workers too.
+                let answer = Answer::decode(&raw.buffer).map_err(SandboxError::Trapped)?;
+                Ok(Outcome {
+                    answer,
+                    fuel_used: raw.fuel_used,
+                    peak_memory_bytes: raw.peak_memory_bytes,
+                    elapsed: raw.elapsed,
+                })
+            }
+        });
+        let joined = tokio::select! {
+            joined = &mut task => joined,
+            () = &mut cancelled => {
+                stop.store(true, Ordering::Relaxed);
+                // The call notices within one epoch tick; wait so its memory
+                // is released before this request is answered.
+                let _ = task.await;
+                guard.running = false;
+                return Err(SandboxError::Cancelled);
+            }
+        };
+        guard.running = false;
+        joined.map_err(|err| SandboxError::Trapped(format!("the call's thread failed: {err}")))?
+    }
+}
+
+/// Stops the call if its future is dropped before the call ended (the
+/// request's task was aborted, or the process is shutting down).
+struct StopOnDrop {
+    stop: Arc<AtomicBool>,
+    running: bool,
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        if self.running {
+            self.stop.store(true, Ordering::Relaxed);
+            tracing::warn!(
+                code = "cancelled",
+                "call stopped: the call was cancelled (its request went away)"
+            );
+        }
+    }
+}
+
+/// Compile (or load) the module and pre-link it with every import a trap.
+fn prepare(engine: &wasmtime::Engine, cache_dir: Option<&Path>) -> Prepared {
+    let started = Instant::now();
+    let (module, origin) = cache::load(
+        engine,
+        crate::module::BYTES,
+        crate::module::SHA256,
+        cache_dir,
+    )
+    .map_err(|err| format!("cannot compile the module: {err}"))?;
+    let mut linker = Linker::new(engine);
+    // No capabilities: wasm-bindgen's JS glue imports all become traps, and
+    // there is no WASI. The byte ABI (mcpv_*) never calls an import.
+    linker
+        .define_unknown_imports_as_traps(&module)
+        .map_err(|err| format!("cannot link the module: {err}"))?;
+    let pre = linker
+        .instantiate_pre(&module)
+        .map_err(|err| format!("cannot pre-instantiate the module: {err}"))?;
+    for export in ["memory", "mcpv_alloc", "mcpv_call"] {
+        if module.get_export(export).is_none() {
+            return Err(format!(
+                "the module has no `{export}` export; is it the validation module?"
+            ));
+        }
+    }
+    tracing::info!(
+        origin = ?origin,
+        elapsed_ms = started.elapsed().as_millis(),
+        sha256 = crate::module::SHA256,
+        "module ready"
+    );
+    Ok(Arc::new(pre))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn limits() -> Limits {
+        Limits {
+            max_fuel: 10_000_000_000,
+            max_memory_bytes: 256 << 20,
+            timeout: Duration::from_secs(30),
+        }
+    }
+
+    #[test]
+    fn every_import_of_the_module_is_a_function_of_the_js_glue() {
+        // So `define_unknown_imports_as_traps` leaves the module nothing to
+        // call: no WASI, no host function, no imported memory or table.
+        let engine = engine::new_engine().unwrap();
+        let module = wasmtime::Module::new(&engine, crate::module::BYTES).unwrap();
+        let imports: Vec<_> = module.imports().collect();
+        assert!(!imports.is_empty());
+        for import in imports {
+            assert!(
+                matches!(import.ty(), wasmtime::ExternType::Func(_)),
+                "{} {} is not a function",
+                import.module(),
+                import.name()
+            );
+            assert!(
+                import.module().ends_with("_bg.js"),
+                "unexpected import module {}",
+                import.module()
+            );
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_call_runs_and_reports_its_cost() {
+        let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
+        let args = json!({"rows": [{"k": "a"}, {"k": "A "}], "key": "k"})
+            .to_string()
+            .into_bytes();
+        let outcome = sandbox
+            .call("count_distinct", args, std::future::pending())
+            .await
+            .unwrap();
+        let Answer::Result(value) = outcome.answer else {
+            panic!("expected a result")
+        };
+        assert_eq!(value["distinct_count"], json!(1));
+        assert!(outcome.fuel_used > 0 && outcome.peak_memory_bytes > 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_cancelled_call_stops_with_cancelled() {
+        let sandbox = Sandbox::start(
+            Limits {
+                max_fuel: u64::MAX,
+                ..limits()
+            },
+            CacheDir::Disabled,
+        )
+        .unwrap();
+        sandbox.ready().await.unwrap();
+        let rows: Vec<_> = (0..5000)
+            .map(|i| json!({"id": i, "name": format!("name {i} {}", i * 7919 % 1000)}))
+            .collect();
+        let args = json!({"rows": rows, "key": "id", "match_fields": ["name"], "similarity_threshold": 0.99}).to_string();
+        let started = Instant::now();
+        let cancel = tokio::time::sleep(Duration::from_millis(200));
+        let outcome = sandbox
+            .call("duplicate_report", args.into_bytes(), cancel)
+            .await;
+        assert_eq!(outcome.unwrap_err(), SandboxError::Cancelled);
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn an_unknown_tool_is_the_cores_argument_error() {
+        let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
+        let outcome = sandbox
+            .call("nope", b"{}".to_vec(), std::future::pending())
+            .await
+            .unwrap();
+        let Answer::ArgumentError(err) = outcome.answer else {
+            panic!("expected an argument error")
+        };
+        assert_eq!(err.code, "unknown_tool");
+    }
+}

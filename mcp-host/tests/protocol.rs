@@ -1,0 +1,426 @@
+//! The protocol surface: handshakes (2025-06-18, 2025-11-25 `initialize`;
+//! 2026-07-28 `server/discover`), `tools/list`, error shapes, stdout hygiene,
+//! `--help` and `--version`.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{
+    assert_small_call_ok, binary, is_error, skip_or_fail, small_call_arguments, text_of,
+    HttpServer, HttpSession, StdioServer,
+};
+use serde_json::{json, Value};
+
+const INSTRUCTIONS: &str = include_str!("../src/instructions.md");
+const TOOLS: [&str; 4] = [
+    "validate_rows",
+    "reconcile",
+    "count_distinct",
+    "duplicate_report",
+];
+
+fn check_initialize_result(result: &Value, version: &str) {
+    assert_eq!(result["protocolVersion"], json!(version), "{result}");
+    assert_eq!(result["serverInfo"]["name"], json!("mcp-validation-server"));
+    assert_eq!(result["serverInfo"]["title"], json!("Data Validation"));
+    assert_eq!(result["serverInfo"]["version"], json!("0.1.0"));
+    assert_eq!(result["instructions"], json!(INSTRUCTIONS));
+    assert!(result["capabilities"]["tools"].is_object(), "{result}");
+}
+
+#[test]
+fn initialize_handshakes_2025_06_18_and_2025_11_25() {
+    for version in ["2025-06-18", "2025-11-25"] {
+        let mut server = StdioServer::start(&[], &[]);
+        let response = server.initialize(version);
+        check_initialize_result(&response["result"], version);
+        let tools = server.request("tools/list", json!({}));
+        assert_eq!(
+            tools["result"]["tools"].as_array().unwrap().len(),
+            4,
+            "{version}"
+        );
+        assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
+        assert!(server.stdout_garbage().is_empty());
+    }
+}
+
+fn meta_2026() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "mcp-host-tests", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    })
+}
+
+#[test]
+fn server_discover_then_stateless_requests_2026_07_28_over_stdio() {
+    let mut server = StdioServer::start(&[], &[]);
+    let discover = server.request("server/discover", json!({"_meta": meta_2026()}));
+    let result = &discover["result"];
+    assert!(
+        result["supportedVersions"]
+            .as_array()
+            .is_some_and(|v| v.contains(&json!("2026-07-28")) && v.contains(&json!("2025-06-18"))),
+        "{discover}"
+    );
+    assert_eq!(result["instructions"], json!(INSTRUCTIONS));
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        json!("mcp-validation-server")
+    );
+
+    let tools = server.request("tools/list", json!({"_meta": meta_2026()}));
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, TOOLS);
+    let call = server.request(
+        "tools/call",
+        json!({"name": "count_distinct", "arguments": small_call_arguments(), "_meta": meta_2026()}),
+    );
+    assert_eq!(call["result"]["resultType"], json!("complete"), "{call}");
+    assert_small_call_ok(&call["result"]);
+}
+
+#[test]
+fn server_discover_and_stateless_calls_2026_07_28_over_http() {
+    let server = HttpServer::start(&[], &[]);
+    let client = reqwest::blocking::Client::new();
+    let post = |method: &str, name: Option<&str>, body: Value| {
+        let mut request = client
+            .post(&server.url)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2026-07-28")
+            .header("Mcp-Method", method);
+        if let Some(name) = name {
+            request = request.header("Mcp-Name", name);
+        }
+        let response = request.body(body.to_string()).send().unwrap();
+        let status = response.status().as_u16();
+        common::parse_http_reply(status, &response.text().unwrap())
+    };
+    let discover = post(
+        "server/discover",
+        None,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta_2026()}}),
+    );
+    assert!(
+        discover["result"]["supportedVersions"]
+            .as_array()
+            .is_some_and(|v| v.contains(&json!("2026-07-28"))),
+        "{discover}"
+    );
+    let call = post(
+        "tools/call",
+        Some("count_distinct"),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "count_distinct", "arguments": small_call_arguments(), "_meta": meta_2026()}}),
+    );
+    assert_small_call_ok(&call["result"]);
+}
+
+#[test]
+fn tools_list_names_titles_annotations_and_schemas() {
+    let mut server = StdioServer::initialized(&[], &[]);
+    let response = server.request("tools/list", json!({}));
+    let tools = response["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, TOOLS);
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        assert!(
+            tool["title"].as_str().is_some_and(|t| !t.is_empty()),
+            "{name}: title"
+        );
+        assert!(
+            tool["description"].as_str().is_some_and(|d| d.len() > 500),
+            "{name}: description"
+        );
+        assert_eq!(
+            tool["annotations"],
+            json!({"title": tool["title"], "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}),
+            "{name}"
+        );
+        assert_eq!(tool["outputSchema"]["type"], json!("object"), "{name}");
+        let input = tool["inputSchema"].as_object().unwrap();
+        assert_eq!(input["type"], json!("object"));
+        for key in ["anyOf", "oneOf", "allOf"] {
+            assert!(!input.contains_key(key), "{name}: top-level {key}");
+        }
+        assert!(
+            !tool["inputSchema"].to_string().contains("$ref"),
+            "{name}: $ref"
+        );
+    }
+}
+
+#[test]
+fn input_schemas_are_the_reference_s() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/conformance/reference_tools_list.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        skip_or_fail(&format!(
+            "no recorded reference tools/list at {}",
+            path.display()
+        ));
+        return;
+    };
+    let reference: Value = serde_json::from_str(&text).unwrap();
+    let mut server = StdioServer::initialized(&[], &[]);
+    let ours = server.request("tools/list", json!({}));
+    let ours = ours["result"]["tools"].as_array().unwrap();
+    let theirs = reference["tools"].as_array().unwrap();
+    assert_eq!(ours.len(), theirs.len());
+    for (mine, reference) in ours.iter().zip(theirs) {
+        assert_eq!(mine["name"], reference["name"]);
+        if let Some(diff) = conformance_support::first_difference(
+            "$",
+            &reference["inputSchema"],
+            &mine["inputSchema"],
+        ) {
+            panic!(
+                "{}: inputSchema differs from the reference: {diff}",
+                mine["name"]
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unknown_tool_is_a_json_rpc_error_naming_it() {
+    let mut server = StdioServer::initialized(&[], &[]);
+    let response = server.request("tools/call", json!({"name": "drop_table", "arguments": {}}));
+    assert_eq!(response["error"]["code"], json!(-32602), "{response}");
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("drop_table"),
+        "{response}"
+    );
+    assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
+}
+
+#[test]
+fn a_tool_error_is_an_is_error_result_with_the_reference_text() {
+    let mut server = StdioServer::initialized(&[], &[]);
+    let result = server.call_tool("count_distinct", json!({"rows": [{"k": 1}], "key": ""}));
+    assert!(is_error(&result));
+    assert_eq!(
+        text_of(&result),
+        "Error executing tool count_distinct: key must be the name of the column holding the stable identifier, \
+         got ''. Example: count_distinct(rows, key=\"customer_id\")"
+    );
+    assert!(result.get("structuredContent").is_none(), "{result}");
+    assert_eq!(
+        result["_meta"]["mcp-validation-server/error"]["code"],
+        json!("invalid_argument"),
+        "{result}"
+    );
+
+    let result = server.call_tool(
+        "duplicate_report",
+        json!({"rows": "x", "key": 5, "max_groups": "many"}),
+    );
+    assert!(is_error(&result));
+    let text = text_of(&result);
+    assert!(
+        text.starts_with("Error executing tool duplicate_report: "),
+        "{text}"
+    );
+    for argument in ["rows", "key", "max_groups"] {
+        assert!(
+            text.contains(&format!("\"{argument}\"")),
+            "{argument} not named in {text}"
+        );
+    }
+}
+
+#[test]
+fn a_result_has_structured_content_and_an_indented_json_copy() {
+    let mut server = StdioServer::initialized(&[], &[]);
+    let result = server.call_tool("count_distinct", small_call_arguments());
+    assert_eq!(result["isError"], json!(false));
+    let structured = &result["structuredContent"];
+    let text = text_of(&result);
+    assert!(
+        text.starts_with("{\n  \"tool\": \"count_distinct\",\n  \"ok\": "),
+        "{text}"
+    );
+    let copy: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(&copy, structured);
+}
+
+#[test]
+fn stdout_carries_only_protocol_and_logs_go_to_stderr() {
+    let mut server = StdioServer::initialized(&[], &[]);
+    server.call_tool("count_distinct", small_call_arguments());
+    server.call_tool(
+        "validate_rows",
+        json!({"rows": [], "columns": [{"name": "a", "type": "nonsense"}]}),
+    );
+    server.request("tools/call", json!({"name": "nope"}));
+    server.send_raw(b"this is not json\n");
+    server
+        .wait_for(
+            |m| m["error"]["code"] == json!(-32700),
+            common::DEFAULT_WAIT,
+        )
+        .expect("a parse error reply");
+    server.close_stdin();
+    assert!(server
+        .wait_exit(std::time::Duration::from_secs(30))
+        .is_some_and(|status| status.success()));
+    assert!(
+        server.stdout_garbage().is_empty(),
+        "non-JSON on stdout: {:?}",
+        server.stdout_garbage()
+    );
+    for message in server.pending_messages() {
+        assert_eq!(message["jsonrpc"], json!("2.0"), "{message}");
+    }
+    assert!(
+        server.stderr().contains("call finished"),
+        "no call log on stderr:\n{}",
+        server.stderr()
+    );
+}
+
+#[test]
+fn garbage_before_initialize_does_not_stop_the_server() {
+    let mut server = StdioServer::start(&[], &[]);
+    server.send_raw(b"\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+    server.send_raw(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n");
+    let response = server.initialize("2025-06-18");
+    check_initialize_result(&response["result"], "2025-06-18");
+    assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
+}
+
+#[test]
+fn streamable_http_serves_a_session() {
+    let server = HttpServer::start(&[], &[]);
+    let mut session = server.session();
+    let tools = session.request("tools/list", json!({}));
+    assert_eq!(
+        tools["result"]["tools"].as_array().unwrap().len(),
+        4,
+        "{tools}"
+    );
+    assert_small_call_ok(&session.call_tool("count_distinct", small_call_arguments()));
+    let unknown = session.request("tools/call", json!({"name": "nope", "arguments": {}}));
+    assert_eq!(unknown["error"]["code"], json!(-32602), "{unknown}");
+    let other = HttpSession::open(&server.url, "2025-11-25");
+    drop(other);
+}
+
+#[test]
+fn help_explains_every_flag_and_version_names_the_module() {
+    let help = Command::new(binary()).arg("--help").output().unwrap();
+    assert!(help.status.success());
+    let help = String::from_utf8(help.stdout).unwrap();
+    for flag in [
+        "--transport",
+        "--host",
+        "--port",
+        "--max-fuel",
+        "--max-memory-mib",
+        "--timeout-secs",
+        "--max-message-mib",
+        "--cache-dir",
+        "--no-cache",
+        "--log",
+        "MCP_VALIDATION_MAX_FUEL",
+        "MCP_VALIDATION_MAX_MEMORY_MIB",
+        "MCP_VALIDATION_TIMEOUT_SECS",
+        "MCP_VALIDATION_MAX_MESSAGE_MIB",
+        "streamable-http",
+    ] {
+        assert!(help.contains(flag), "--help does not mention {flag}");
+    }
+    let version = Command::new(binary()).arg("--version").output().unwrap();
+    assert!(version.status.success());
+    let version = String::from_utf8(version.stdout).unwrap();
+    assert!(
+        version.starts_with("mcp-validation-server 0.1.0\n"),
+        "{version}"
+    );
+    let sha = env!("MCPV_WASM_MODULE_SHA256");
+    assert!(
+        version.contains(&format!("module sha256 {sha}")),
+        "{version}"
+    );
+}
+
+#[test]
+fn an_unknown_transport_is_refused_with_the_choices() {
+    let output = Command::new(binary())
+        .args(["--transport", "sse"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("stdio") && stderr.contains("streamable-http"),
+        "{stderr}"
+    );
+}
+
+fn initialize_with_host_header(url: &str, host: &str) -> u16 {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    reqwest::blocking::Client::new()
+        .post(url)
+        .header("Host", host)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(body.to_string())
+        .send()
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[test]
+fn http_host_headers_loopback_by_default_any_on_a_wildcard_bind() {
+    // Loopback (the default): only loopback names, against DNS rebinding.
+    let server = HttpServer::start(&[], &[]);
+    let port = server
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches("/mcp")
+        .to_owned();
+    assert_eq!(
+        initialize_with_host_header(&server.url, &format!("localhost:{port}")),
+        200
+    );
+    assert_eq!(
+        initialize_with_host_header(&server.url, &format!("rebind.example:{port}")),
+        403
+    );
+    // 0.0.0.0 answers under any name, so any Host is accepted.
+    let server = HttpServer::start(&["--host", "0.0.0.0"], &[]);
+    let port = server
+        .url
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    assert_eq!(
+        initialize_with_host_header(&url, &format!("my-machine.lan:{port}")),
+        200
+    );
+}
