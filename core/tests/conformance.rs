@@ -1,168 +1,57 @@
 //! Every conformance vector in `tests/conformance/vectors/`, run against the
 //! native core. The vectors are the reference server's own answers, recorded
 //! by `tests/conformance/generate.py`; any difference fails, naming the first
-//! differing JSON path.
+//! differing JSON path. The loading, the strict comparison and the documented
+//! deviations are shared with the other runtimes (`tests/conformance-support`).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
+use conformance_support::{first_difference, load_cases, tool_error_matches, vectors_dir, Case, Expected};
 use validation_core::{call_tool, ErrorCode};
 
-fn vectors_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/vectors")
-}
-
-/// Case name -> deviation kind, from `tests/conformance/deviations.json`.
-fn load_deviations() -> Map<String, Value> {
-    let path = vectors_dir().join("../deviations.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    let document: Value = serde_json::from_str(&text).expect("deviations.json is JSON");
-    document["cases"].as_object().expect("a cases object").clone()
-}
-
-/// A listed deviation: the behaviour this implementation has instead.
-fn check_deviation(kind: &str, case: &Value) -> Result<(), String> {
-    let outcome = call_tool(case["tool"].as_str().unwrap_or_default(), &case["args"]);
-    match (kind, outcome) {
-        ("unsupported_pattern", Err(err))
-            if err.code == ErrorCode::InvalidContract && err.message.contains("which is not supported") =>
-        {
-            Ok(())
-        }
-        (kind, Err(err)) => Err(format!("deviation {kind}: unexpected error {:?}: {}", err.code, err.message)),
-        (kind, Ok(_)) => Err(format!("deviation {kind}: expected an error, got a result")),
-    }
-}
-
-fn load_cases() -> Vec<(String, Value)> {
-    let dir = vectors_dir();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|err| panic!("cannot read {}: {err}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    files.sort();
-    let mut cases = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).expect("vector file is readable");
-        let document: Value = serde_json::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", file.display()));
-        let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        for case in document["cases"].as_array().expect("a cases array") {
-            cases.push((name.clone(), case.clone()));
-        }
-    }
-    cases
-}
-
-/// The first place where `actual` differs from `expected`: a different value,
-/// a different number kind (int vs float), or a different key order.
-fn first_difference(path: &str, expected: &Value, actual: &Value) -> Option<String> {
-    match (expected, actual) {
-        (Value::Object(e), Value::Object(a)) => object_difference(path, e, a),
-        (Value::Array(e), Value::Array(a)) => {
-            for (index, (x, y)) in e.iter().zip(a).enumerate() {
-                if let Some(diff) = first_difference(&format!("{path}[{index}]"), x, y) {
-                    return Some(diff);
-                }
-            }
-            (e.len() != a.len()).then(|| format!("{path}: expected {} items, got {}", e.len(), a.len()))
-        }
-        (Value::Number(e), Value::Number(a)) => {
-            let kind = |n: &serde_json::Number| if n.is_f64() { "float" } else { "int" };
-            (e != a || kind(e) != kind(a)).then(|| format!("{path}: expected {e} ({}), got {a} ({})", kind(e), kind(a)))
-        }
-        _ => (expected != actual).then(|| format!("{path}: expected {expected}, got {actual}")),
-    }
-}
-
-fn object_difference(path: &str, expected: &Map<String, Value>, actual: &Map<String, Value>) -> Option<String> {
-    let expected_keys: Vec<&String> = expected.keys().collect();
-    let actual_keys: Vec<&String> = actual.keys().collect();
-    for (key, value) in expected {
-        let Some(other) = actual.get(key) else {
-            return Some(format!("{path}: missing key {key:?}"));
-        };
-        if let Some(diff) = first_difference(&format!("{path}.{key}"), value, other) {
-            return Some(diff);
-        }
-    }
-    if expected_keys != actual_keys {
-        return Some(format!("{path}: key order: expected {expected_keys:?}, got {actual_keys:?}"));
-    }
-    None
-}
-
 /// Check one case; `Err` describes how it failed.
-fn check_case(case: &Value) -> Result<(), String> {
-    let tool = case["tool"].as_str().ok_or("case has no tool")?;
-    let outcome = call_tool(tool, &case["args"]);
-    if let Some(expected) = case.get("expected") {
+fn check_case(case: &Case) -> Result<(), String> {
+    let outcome = call_tool(&case.tool, &case.args);
+    if let Some(deviation) = case.deviation {
         return match outcome {
-            Ok(actual) => first_difference("$", expected, &actual).map_or(Ok(()), Err),
-            Err(err) => Err(format!("expected a result, got error {:?}: {}", err.code, err.message)),
+            Err(err) if err.code == ErrorCode::InvalidContract && deviation.holds_for_error_message(&err.message) => {
+                Ok(())
+            }
+            Err(err) => Err(format!("deviation {deviation:?}: unexpected error {:?}: {}", err.code, err.message)),
+            Ok(_) => Err(format!("deviation {deviation:?}: expected an error, got a result")),
         };
     }
-    let expected_error = case.get("expected_error").ok_or("case has neither expected nor expected_error")?;
-    let Err(err) = outcome else {
-        return Err(format!("expected an error ({expected_error}), got a result"));
-    };
-    match expected_error["kind"].as_str() {
-        Some("tool_error") => {
-            let message = expected_error["message"].as_str().unwrap_or_default();
-            if err.message == message {
-                Ok(())
-            } else if err.code == ErrorCode::InvalidContract
-                && is_pattern_message(message)
-                && is_pattern_message(&err.message)
-            {
-                // A documented deviation: the compiler detail of an invalid pattern may differ.
-                Ok(())
-            } else {
-                Err(format!("error message differs:\n  expected: {message}\n  actual:   {}", err.message))
-            }
+    match (&case.expected, outcome) {
+        (Expected::Result(expected), Ok(actual)) => first_difference("$", expected, &actual).map_or(Ok(()), Err),
+        (Expected::Result(_), Err(err)) => Err(format!("expected a result, got error {:?}: {}", err.code, err.message)),
+        (Expected::ToolError { message }, Err(err)) if tool_error_matches(message, &err.message) => Ok(()),
+        (Expected::ToolError { message }, Err(err)) => {
+            Err(format!("error message differs:\n  expected: {message}\n  actual:   {}", err.message))
         }
-        Some("invalid_arguments") => {
-            let named: Vec<&str> =
-                expected_error["arguments"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        (Expected::InvalidArguments { arguments, .. }, Err(err)) => {
             if err.code != ErrorCode::ArgumentType {
-                return Err(format!(
-                    "expected an argument-type error naming {named:?}, got {:?}: {}",
-                    err.code, err.message
-                ));
+                return Err(format!("expected an argument-type error naming {arguments:?}, got {:?}", err.code));
             }
-            if !err.argument.as_deref().is_some_and(|a| named.contains(&a)) {
-                return Err(format!("error names {:?}, expected one of {named:?}", err.argument));
+            if !err.argument.as_ref().is_some_and(|a| arguments.contains(a)) {
+                return Err(format!("error names {:?}, expected one of {arguments:?}", err.argument));
             }
-            match named.iter().find(|name| !err.message.contains(&format!("\"{name}\""))) {
+            match arguments.iter().find(|name| !err.message.contains(&format!("\"{name}\""))) {
                 Some(name) => Err(format!("message does not name \"{name}\": {}", err.message)),
                 None => Ok(()),
             }
         }
-        other => Err(format!("unknown expected_error kind {other:?}")),
+        (_, Ok(_)) => Err("expected an error, got a result".into()),
     }
-}
-
-fn is_pattern_message(message: &str) -> bool {
-    message.contains("\"pattern\" is not a valid regular expression (")
 }
 
 #[test]
 fn every_conformance_vector_matches_the_reference() {
-    let cases = load_cases();
-    let deviations = load_deviations();
+    let cases = load_cases(&vectors_dir(env!("CARGO_MANIFEST_DIR"))).expect("the vectors load");
     assert!(cases.len() >= 1000, "expected at least 1,000 vectors, found {}", cases.len());
-    let mut failures = Vec::new();
-    for (file, case) in &cases {
-        let name = case["name"].as_str().unwrap_or_default();
-        let outcome = match deviations.get(name).and_then(Value::as_str) {
-            Some(kind) => check_deviation(kind, case),
-            None => check_case(case),
-        };
-        if let Err(why) = outcome {
-            failures.push(format!("{file} :: {}\n  {why}", case["name"].as_str().unwrap_or("?")));
-        }
-    }
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|case| check_case(case).err().map(|why| format!("{} :: {}\n  {why}", case.file, case.name)))
+        .collect();
     let mut report = String::new();
     for failure in failures.iter().take(25) {
         let _ = writeln!(report, "{failure}");
@@ -173,8 +62,6 @@ fn every_conformance_vector_matches_the_reference() {
         failures.len(),
         cases.len()
     );
-    let listed =
-        cases.iter().filter(|(_, case)| deviations.contains_key(case["name"].as_str().unwrap_or_default())).count();
-    assert_eq!(listed, deviations.len(), "deviations.json names a case that is not in the vectors");
-    println!("{} conformance vectors match the reference ({listed} as documented deviations)", cases.len());
+    let deviations = cases.iter().filter(|case| case.deviation.is_some()).count();
+    println!("{} conformance vectors match the reference ({deviations} as documented deviations)", cases.len());
 }

@@ -30,6 +30,32 @@ pub struct Case {
     pub args: Value,
     /// What the reference answered.
     pub expected: Expected,
+    /// Set when this case is a documented deviation: then the runtime must
+    /// show the deviation's behaviour instead of `expected`.
+    pub deviation: Option<Deviation>,
+}
+
+/// A documented deviation from the reference (`tests/conformance/deviations.json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deviation {
+    /// The pattern needs backtracking: the call is an `invalid_contract`
+    /// argument error whose message says the construct is not supported.
+    UnsupportedPattern,
+}
+
+impl Deviation {
+    fn from_kind(kind: &str) -> Option<Deviation> {
+        (kind == "unsupported_pattern").then_some(Deviation::UnsupportedPattern)
+    }
+
+    /// Whether an argument error with this message shows the deviation.
+    pub fn holds_for_error_message(self, message: &str) -> bool {
+        match self {
+            Deviation::UnsupportedPattern => {
+                message.contains("\"pattern\" uses") && message.contains("which is not supported")
+            }
+        }
+    }
 }
 
 /// What the reference answered for a case.
@@ -53,8 +79,35 @@ pub enum Expected {
     },
 }
 
-/// Every case in `dir`, files in name order, cases in file order.
+/// Case name -> deviation, from `deviations.json` beside the vectors directory.
+fn load_deviations(dir: &Path) -> Result<Map<String, Value>, String> {
+    let path = dir.join("../deviations.json");
+    let text = std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let document: Value = serde_json::from_str(&text).map_err(|err| format!("{}: {err}", path.display()))?;
+    document["cases"].as_object().cloned().ok_or_else(|| format!("{}: no cases object", path.display()))
+}
+
+/// Every case in `dir`, files in name order, cases in file order, each with
+/// its documented deviation (if any). Fails if `deviations.json` names a case
+/// that does not exist, so the list cannot go stale.
 pub fn load_cases(dir: &Path) -> Result<Vec<Case>, String> {
+    let deviations = load_deviations(dir)?;
+    let mut cases = load_vector_files(dir)?;
+    for case in &mut cases {
+        if let Some(kind) = deviations.get(&case.name) {
+            let kind = kind.as_str().unwrap_or_default();
+            case.deviation =
+                Some(Deviation::from_kind(kind).ok_or_else(|| format!("unknown deviation kind {kind:?}"))?);
+        }
+    }
+    let listed = cases.iter().filter(|case| case.deviation.is_some()).count();
+    if listed != deviations.len() {
+        return Err(format!("deviations.json names {} cases, {listed} of them exist", deviations.len()));
+    }
+    Ok(cases)
+}
+
+fn load_vector_files(dir: &Path) -> Result<Vec<Case>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|err| format!("cannot read {}: {err}", dir.display()))?
         .filter_map(|entry| entry.ok().map(|entry| entry.path()))
@@ -63,17 +116,10 @@ pub fn load_cases(dir: &Path) -> Result<Vec<Case>, String> {
     files.sort();
     let mut cases = Vec::new();
     for path in files {
-        let text =
-            std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-        let document: Value =
-            serde_json::from_str(&text).map_err(|err| format!("{}: {err}", path.display()))?;
-        let file = path
-            .file_name()
-            .map(|name| name.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let list = document["cases"]
-            .as_array()
-            .ok_or_else(|| format!("{file}: no cases array"))?;
+        let text = std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+        let document: Value = serde_json::from_str(&text).map_err(|err| format!("{}: {err}", path.display()))?;
+        let file = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        let list = document["cases"].as_array().ok_or_else(|| format!("{file}: no cases array"))?;
         for case in list {
             cases.push(parse_case(&file, case)?);
         }
@@ -95,28 +141,13 @@ fn parse_case(file: &str, case: &Value) -> Result<Case, String> {
         match error["kind"].as_str() {
             Some("tool_error") => Expected::ToolError { message },
             Some("invalid_arguments") => Expected::InvalidArguments {
-                arguments: error["arguments"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(text)
-                    .collect(),
+                arguments: error["arguments"].as_array().into_iter().flatten().filter_map(text).collect(),
                 message,
             },
-            other => {
-                return Err(format!(
-                    "{file} :: {name}: unknown expected_error kind {other:?}"
-                ))
-            }
+            other => return Err(format!("{file} :: {name}: unknown expected_error kind {other:?}")),
         }
     };
-    Ok(Case {
-        file: file.to_owned(),
-        name,
-        tool,
-        args: case["args"].clone(),
-        expected,
-    })
+    Ok(Case { file: file.to_owned(), name, tool, args: case["args"].clone(), expected, deviation: None })
 }
 
 /// The first place where `actual` differs from `expected`: a different
@@ -131,23 +162,17 @@ pub fn first_difference(path: &str, expected: &Value, actual: &Value) -> Option<
                     return Some(diff);
                 }
             }
-            (e.len() != a.len())
-                .then(|| format!("{path}: expected {} items, got {}", e.len(), a.len()))
+            (e.len() != a.len()).then(|| format!("{path}: expected {} items, got {}", e.len(), a.len()))
         }
         (Value::Number(e), Value::Number(a)) => {
             let kind = |n: &serde_json::Number| if n.is_f64() { "float" } else { "int" };
-            (e != a || kind(e) != kind(a))
-                .then(|| format!("{path}: expected {e} ({}), got {a} ({})", kind(e), kind(a)))
+            (e != a || kind(e) != kind(a)).then(|| format!("{path}: expected {e} ({}), got {a} ({})", kind(e), kind(a)))
         }
         _ => (expected != actual).then(|| format!("{path}: expected {expected}, got {actual}")),
     }
 }
 
-fn object_difference(
-    path: &str,
-    expected: &Map<String, Value>,
-    actual: &Map<String, Value>,
-) -> Option<String> {
+fn object_difference(path: &str, expected: &Map<String, Value>, actual: &Map<String, Value>) -> Option<String> {
     for (key, value) in expected {
         let Some(other) = actual.get(key) else {
             return Some(format!("{path}: missing key {key:?}"));
@@ -192,19 +217,13 @@ mod tests {
 
     #[test]
     fn key_order_matters() {
-        let diff =
-            first_difference("$", &parse(r#"{"a":1,"b":2}"#), &parse(r#"{"b":2,"a":1}"#)).unwrap();
+        let diff = first_difference("$", &parse(r#"{"a":1,"b":2}"#), &parse(r#"{"b":2,"a":1}"#)).unwrap();
         assert!(diff.contains("key order"), "{diff}");
     }
 
     #[test]
     fn the_first_difference_is_named_by_path() {
-        let diff = first_difference(
-            "$",
-            &json!({"x": [1, {"y": true}]}),
-            &json!({"x": [1, {"y": false}]}),
-        )
-        .unwrap();
+        let diff = first_difference("$", &json!({"x": [1, {"y": true}]}), &json!({"x": [1, {"y": false}]})).unwrap();
         assert!(diff.starts_with("$.x[1].y:"), "{diff}");
         let diff = first_difference("$", &json!([1, 2]), &json!([1])).unwrap();
         assert!(diff.contains("expected 2 items, got 1"), "{diff}");
