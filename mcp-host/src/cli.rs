@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 
+use crate::arguments::CallSettings;
+use crate::data_files::DataRoots;
 use crate::sandbox::Limits;
 
 // The defaults are sized from a 100,000-row, 4-column `validate_rows` (8.3 MiB
@@ -29,19 +31,23 @@ pub const DEFAULT_TIMEOUT_SECS: u64 = 60;
 /// body), in MiB: ~8x the 100,000-row request.
 pub const DEFAULT_MAX_MESSAGE_MIB: u64 = 64;
 
+/// Default `max_listed` for a call that gives none: at most this many entries
+/// in each list of a result. With the widest lists (a quarantined row with its
+/// findings, about 1.5 KB for a 6-column table) a capped result stays around
+/// 60 KB, roughly 15,000 tokens: well under the 25,000 tokens an MCP host
+/// such as Claude Code accepts from one tool call.
+pub const DEFAULT_MAX_LISTED: u64 = 25;
+/// Default cap on a file named by a `path` argument, in MiB.
+pub const DEFAULT_MAX_FILE_MIB: u64 = 512;
+
 /// Default stderr log filter: this server's own events at `info` (start-up,
 /// one line per call), everything else only when it is a warning.
 pub const DEFAULT_LOG: &str = "warn,mcp_validation_server=info";
 
 /// The long `--version` text: the server version, then the SHA-256 of the
 /// embedded module, so anyone can check it is the npm package's `.wasm`.
-const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    "\nmodule sha256 ",
-    env!("MCPV_WASM_MODULE_SHA256"),
-    "\nwasmtime ",
-    "48.0.8",
-);
+const VERSION: &str =
+    concat!(env!("CARGO_PKG_VERSION"), "\nmodule sha256 ", env!("MCPV_WASM_MODULE_SHA256"), "\nwasmtime ", "48.0.8",);
 
 const ABOUT: &str = "\
 An MCP server with four deterministic data-validation tools (validate_rows, reconcile, \
@@ -110,10 +116,47 @@ pub struct Cli {
           default_value_t = false)]
     pub no_cache: bool,
 
+    /// Default cap on the entries each list of a result carries (accepted,
+    /// quarantine, flagged, findings, groups, ...), for calls that do not set
+    /// `max_listed` themselves. Counts, tallies and verdicts always cover every
+    /// row; a shortened list says how many entries it left out. `unlimited`
+    /// lists everything, as the Python reference does.
+    #[arg(long, env = "MCP_VALIDATION_MAX_LISTED", default_value = "25", value_parser = parse_max_listed,
+          value_name = "N|unlimited")]
+    pub max_listed: MaxListed,
+
+    /// A directory whose files tool calls may read through the `path`
+    /// argument (CSV, JSON array or JSONL). Repeatable. None by default, which
+    /// means no file access at all. A path that resolves outside every data
+    /// root (through `..`, a symbolic link or an absolute path) is refused.
+    #[arg(long = "data-root", value_name = "DIR", env = "MCP_VALIDATION_DATA_ROOTS", value_delimiter = ':')]
+    pub data_roots: Vec<PathBuf>,
+
+    /// Largest file a `path` argument may name, in MiB.
+    #[arg(long, env = "MCP_VALIDATION_MAX_FILE_MIB", default_value_t = DEFAULT_MAX_FILE_MIB,
+          value_parser = clap::value_parser!(u64).range(1..=4095))]
+    pub max_file_mib: u64,
+
     /// Log filter for stderr (error, warn, info, debug, trace, or a
     /// tracing directive such as `mcp_validation_server=debug`).
     #[arg(long, env = "MCP_VALIDATION_LOG", default_value = DEFAULT_LOG)]
     pub log: String,
+}
+
+/// The server's default `max_listed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaxListed {
+    /// At most this many entries per list.
+    At(u64),
+    /// No default cap.
+    Unlimited,
+}
+
+fn parse_max_listed(text: &str) -> Result<MaxListed, String> {
+    if text.eq_ignore_ascii_case("unlimited") {
+        return Ok(MaxListed::Unlimited);
+    }
+    text.parse::<u64>().map(MaxListed::At).map_err(|_| format!("{text:?} is not a number or `unlimited`"))
 }
 
 /// The transports this server speaks.
@@ -133,6 +176,17 @@ impl Cli {
             max_memory_bytes: self.max_memory_mib * 1024 * 1024,
             timeout: Duration::from_secs(self.timeout_secs),
         }
+    }
+
+    /// How every call's arguments are prepared: the default cap and the data roots.
+    pub fn call_settings(&self) -> Result<CallSettings, String> {
+        Ok(CallSettings {
+            default_max_listed: match self.max_listed {
+                MaxListed::At(cap) => Some(cap),
+                MaxListed::Unlimited => None,
+            },
+            data_roots: DataRoots::new(&self.data_roots, self.max_file_mib * 1024 * 1024)?,
+        })
     }
 
     /// The incoming-message cap in bytes.
@@ -182,8 +236,6 @@ mod tests {
     fn a_limit_of_zero_is_refused() {
         assert!(Cli::try_parse_from(["mcp-validation-server", "--max-fuel", "0"]).is_err());
         assert!(Cli::try_parse_from(["mcp-validation-server", "--timeout-secs", "0"]).is_err());
-        assert!(
-            Cli::try_parse_from(["mcp-validation-server", "--max-memory-mib", "4096"]).is_err()
-        );
+        assert!(Cli::try_parse_from(["mcp-validation-server", "--max-memory-mib", "4096"]).is_err());
     }
 }

@@ -10,7 +10,9 @@
 //! - [`server`]: the MCP handler;
 //! - [`transport`]: stdio and Streamable HTTP.
 
+pub mod arguments;
 pub mod cli;
+pub mod data_files;
 pub mod module;
 pub mod sandbox;
 pub mod server;
@@ -32,7 +34,8 @@ pub async fn run(cli: Cli) -> io::Result<()> {
         (None, false) => CacheDir::Default,
     };
     let sandbox = Sandbox::start(cli.limits(), cache_dir).map_err(io::Error::other)?;
-    let server = ValidationServer::new(sandbox);
+    let settings = cli.call_settings().map_err(io::Error::other)?;
+    let server = ValidationServer::new(sandbox, settings);
     match cli.transport {
         Transport::Stdio => transport::stdio::serve(server, cli.max_message_bytes()).await,
         Transport::StreamableHttp => {

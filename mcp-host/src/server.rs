@@ -6,14 +6,16 @@
 //! pretty-printed text copy, as the reference's SDK renders it.
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    JsonObject, ListToolsResult, MetaObject, PaginatedRequestParams, ServerCapabilities,
-    ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject, ListToolsResult,
+    MetaObject, PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
+use std::sync::Arc;
+
+use crate::arguments::CallSettings;
 use crate::sandbox::{Answer, Outcome, Sandbox, SandboxError};
 use crate::tools;
 
@@ -35,12 +37,14 @@ pub const ERROR_META_KEY: &str = "mcp-validation-server/error";
 #[derive(Clone)]
 pub struct ValidationServer {
     sandbox: Sandbox,
+    settings: Arc<CallSettings>,
 }
 
 impl ValidationServer {
-    /// A server whose tool calls run in `sandbox`.
-    pub fn new(sandbox: Sandbox) -> Self {
-        ValidationServer { sandbox }
+    /// A server whose tool calls run in `sandbox`, their arguments prepared
+    /// with `settings` (default `max_listed`, data roots for `path`).
+    pub fn new(sandbox: Sandbox, settings: CallSettings) -> Self {
+        ValidationServer { sandbox, settings: Arc::new(settings) }
     }
 
     async fn run_tool(
@@ -49,19 +53,16 @@ impl ValidationServer {
         arguments: JsonObject,
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
-        // Serialising a large argument object takes a while: not on the
-        // protocol's worker threads.
-        let encoded = tokio::task::spawn_blocking(move || {
-            serde_json::to_vec(&Value::Object(arguments)).map_err(|err| err.to_string())
-        })
-        .await
-        .unwrap_or_else(|err| Err(err.to_string()));
-        let args = match encoded {
+        // Serialising a large argument object (or reading a file) takes a
+        // while: not on the protocol's worker threads.
+        let settings = Arc::clone(&self.settings);
+        let tool = name.to_owned();
+        let prepared = tokio::task::spawn_blocking(move || settings.prepare(&tool, arguments))
+            .await
+            .unwrap_or_else(|err| Err(err.to_string()));
+        let args = match prepared {
             Ok(args) => args,
-            Err(err) => {
-                let message = format!("the arguments could not be encoded: {err}");
-                return error_result(name, &message, None);
-            }
+            Err(message) => return error_result(name, &message, None),
         };
         let outcome = self.sandbox.call(name, args, context.ct.cancelled()).await;
         match outcome {
@@ -104,10 +105,7 @@ impl ServerHandler for ValidationServer {
         if !tools::is_tool(&name) {
             // A protocol error, as rmcp's own router gives: the tool is not
             // there to report anything.
-            return Err(McpError::invalid_params(
-                format!("Unknown tool: {name}"),
-                None,
-            ));
+            return Err(McpError::invalid_params(format!("Unknown tool: {name}"), None));
         }
         let arguments = request.arguments.unwrap_or_default();
         Ok(self.run_tool(&name, arguments, &context).await.into())
@@ -137,9 +135,7 @@ async fn render(name: &str, answer: Answer) -> CallToolResult {
             // by two spaces. Rendering a large result is slow, so it runs off
             // the protocol's worker threads.
             let rendered = tokio::task::spawn_blocking(move || {
-                serde_json::to_string_pretty(&value)
-                    .map(|text| (value, text))
-                    .map_err(|err| err.to_string())
+                serde_json::to_string_pretty(&value).map(|text| (value, text)).map_err(|err| err.to_string())
             })
             .await
             .unwrap_or_else(|err| Err(err.to_string()));
@@ -177,9 +173,7 @@ fn sandbox_error_result(name: &str, err: &SandboxError) -> CallToolResult {
 /// `Error executing tool <name>: <message>`, with `details` (if any) in
 /// `_meta` where a model does not read them and a program can.
 fn error_result(name: &str, message: &str, details: Option<Value>) -> CallToolResult {
-    let result = CallToolResult::error(vec![ContentBlock::text(format!(
-        "Error executing tool {name}: {message}"
-    ))]);
+    let result = CallToolResult::error(vec![ContentBlock::text(format!("Error executing tool {name}: {message}"))]);
     match details {
         Some(details) => {
             let mut meta = JsonObject::new();

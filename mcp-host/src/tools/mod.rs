@@ -77,19 +77,12 @@ pub fn list() -> &'static [Tool] {
 fn tool(spec: &Spec) -> Tool {
     // The annotations' own `title` repeats the tool's, for clients that
     // still read the older location.
-    let annotations = ToolAnnotations::with_title(spec.title)
-        .read_only(true)
-        .destructive(false)
-        .idempotent(true)
-        .open_world(false);
-    Tool::new(
-        spec.name,
-        spec.description.trim_end(),
-        object((spec.input_schema)()),
-    )
-    .with_title(spec.title)
-    .with_raw_output_schema(object(output_schema(spec)))
-    .with_annotations(annotations)
+    let annotations =
+        ToolAnnotations::with_title(spec.title).read_only(true).destructive(false).idempotent(true).open_world(false);
+    Tool::new(spec.name, spec.description.trim_end(), object((spec.input_schema)()))
+        .with_title(spec.title)
+        .with_raw_output_schema(object(output_schema(spec)))
+        .with_annotations(annotations)
 }
 
 fn object(value: Value) -> Arc<JsonObject> {
@@ -104,8 +97,33 @@ fn rows_property() -> Value {
     json!({"items": {}, "title": "Rows", "type": "array"})
 }
 
+/// The data and listing arguments this server adds to every row-taking tool,
+/// after the reference's own. `rows` stops being required, since `csv` or
+/// `path` can stand in for it (the module insists on exactly one of them).
+fn with_large_data_arguments(mut schema: Value) -> Value {
+    let properties = schema["properties"].as_object_mut().expect("a properties object");
+    properties.insert(
+        "csv".into(),
+        json!({"type": "string", "title": "Csv",
+               "description": "The data as CSV text with a header row (RFC 4180), instead of `rows`. Values arrive as strings; locators add the CSV `line`."}),
+    );
+    properties.insert(
+        "path".into(),
+        json!({"type": "string", "title": "Path",
+               "description": "A .csv, .json (array of rows) or .jsonl file to read instead of `rows`, under a directory the server was started with (--data-root). Refused when the server allows no files or the path leads outside them."}),
+    );
+    properties.insert(
+        "max_listed".into(),
+        json!({"type": "integer", "minimum": 0, "title": "Max Listed",
+               "description": "At most this many entries in each list of the result (the server's default applies when omitted). Counts, tallies and verdicts always cover every row; a shortened list is followed by `<list>_omitted`."}),
+    );
+    let required = schema["required"].as_array_mut().expect("a required array");
+    required.retain(|name| name != "rows");
+    schema
+}
+
 fn validate_rows_schema() -> Value {
-    json!({
+    with_large_data_arguments(json!({
         "properties": {
             "rows": rows_property(),
             "columns": {"items": {}, "title": "Columns", "type": "array"},
@@ -114,7 +132,7 @@ fn validate_rows_schema() -> Value {
         "required": ["rows", "columns"],
         "type": "object",
         "title": "validate_rowsArguments",
-    })
+    }))
 }
 
 fn reconcile_schema() -> Value {
@@ -132,7 +150,7 @@ fn reconcile_schema() -> Value {
 }
 
 fn count_distinct_schema() -> Value {
-    json!({
+    with_large_data_arguments(json!({
         "properties": {
             "rows": rows_property(),
             "key": {"title": "Key", "type": "string"},
@@ -141,11 +159,11 @@ fn count_distinct_schema() -> Value {
         "required": ["rows", "key"],
         "type": "object",
         "title": "count_distinctArguments",
-    })
+    }))
 }
 
 fn duplicate_report_schema() -> Value {
-    json!({
+    with_large_data_arguments(json!({
         "properties": {
             "rows": rows_property(),
             "key": {"title": "Key", "type": "string"},
@@ -165,7 +183,7 @@ fn duplicate_report_schema() -> Value {
         "required": ["rows", "key"],
         "type": "object",
         "title": "duplicate_reportArguments",
-    })
+    }))
 }
 
 /// The envelope every tool returns, with the tool's own fields left open
@@ -209,9 +227,7 @@ mod tests {
 
     fn contains_key(value: &Value, key: &str) -> bool {
         match value {
-            Value::Object(map) => {
-                map.contains_key(key) || map.values().any(|v| contains_key(v, key))
-            }
+            Value::Object(map) => map.contains_key(key) || map.values().any(|v| contains_key(v, key)),
             Value::Array(items) => items.iter().any(|v| contains_key(v, key)),
             _ => false,
         }
@@ -219,15 +235,7 @@ mod tests {
 
     #[test]
     fn the_four_tools_in_the_reference_order() {
-        assert_eq!(
-            names().collect::<Vec<_>>(),
-            [
-                "validate_rows",
-                "reconcile",
-                "count_distinct",
-                "duplicate_report"
-            ]
-        );
+        assert_eq!(names().collect::<Vec<_>>(), ["validate_rows", "reconcile", "count_distinct", "duplicate_report"]);
     }
 
     #[test]
@@ -236,17 +244,9 @@ mod tests {
             let schema = Value::Object((*tool.input_schema).clone());
             assert_eq!(schema["type"], "object", "{}", tool.name);
             for key in ["anyOf", "oneOf", "allOf", "not", "if"] {
-                assert!(
-                    !tool.input_schema.contains_key(key),
-                    "{}: top-level {key}",
-                    tool.name
-                );
+                assert!(!tool.input_schema.contains_key(key), "{}: top-level {key}", tool.name);
             }
-            assert!(
-                !contains_key(&schema, "$ref") && !contains_key(&schema, "$defs"),
-                "{}",
-                tool.name
-            );
+            assert!(!contains_key(&schema, "$ref") && !contains_key(&schema, "$defs"), "{}", tool.name);
         }
     }
 
@@ -255,12 +255,7 @@ mod tests {
         for tool in list() {
             let a = tool.annotations.as_ref().unwrap();
             assert_eq!(
-                (
-                    a.read_only_hint,
-                    a.destructive_hint,
-                    a.idempotent_hint,
-                    a.open_world_hint
-                ),
+                (a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint),
                 (Some(true), Some(false), Some(true), Some(false)),
                 "{}",
                 tool.name
@@ -275,11 +270,7 @@ mod tests {
     fn descriptions_say_how_to_read_the_result() {
         for tool in list() {
             let description = tool.description.as_deref().unwrap();
-            assert!(
-                description.contains("Args:") && description.contains("Returns:"),
-                "{}",
-                tool.name
-            );
+            assert!(description.contains("Args:") && description.contains("Returns:"), "{}", tool.name);
             assert!(!description.contains("ToolError"), "{}", tool.name);
             assert!(!description.starts_with(' '), "{}", tool.name);
         }

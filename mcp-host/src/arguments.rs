@@ -1,0 +1,99 @@
+//! What the host adds to a call's arguments before the module sees them: the
+//! server's default `max_listed`, and the data of a `path`.
+
+use serde_json::{Map, Value};
+
+use crate::data_files::{DataRoots, FileData};
+
+/// The tools that take rows (and so `max_listed`, `csv` and `path`).
+pub const ROW_TOOLS: [&str; 3] = ["validate_rows", "count_distinct", "duplicate_report"];
+
+/// How this server prepares every call.
+#[derive(Debug, Clone, Default)]
+pub struct CallSettings {
+    /// `max_listed` for a call that does not give one; `None` lists everything.
+    pub default_max_listed: Option<u64>,
+    /// Where `path` may point.
+    pub data_roots: DataRoots,
+}
+
+impl CallSettings {
+    /// The arguments as JSON bytes for the module, or a message for an
+    /// `isError` result (a refused or unreadable `path`).
+    pub fn prepare(&self, tool: &str, mut arguments: Map<String, Value>) -> Result<Vec<u8>, String> {
+        if !ROW_TOOLS.contains(&tool) {
+            return serde_json::to_vec(&Value::Object(arguments)).map_err(|err| err.to_string());
+        }
+        if let Some(cap) = self.default_max_listed {
+            arguments.entry("max_listed").or_insert_with(|| Value::from(cap));
+        }
+        // Only a call that gives `path` alone has a file read for it; with
+        // `rows` or `csv` too, the module refuses the call and nothing is read.
+        let path_alone = !arguments.contains_key("rows") && !arguments.contains_key("csv");
+        let requested = match arguments.get("path") {
+            Some(Value::String(path)) if path_alone => path.clone(),
+            _ => return serde_json::to_vec(&Value::Object(arguments)).map_err(|err| err.to_string()),
+        };
+        let data = self.data_roots.load(&requested)?;
+        arguments.remove("path");
+        match data {
+            FileData::Csv(text) => {
+                arguments.insert("csv".into(), Value::String(text));
+                serde_json::to_vec(&Value::Object(arguments)).map_err(|err| err.to_string())
+            }
+            // The array's text goes in as it is, unparsed: the module parses it once.
+            FileData::JsonArray(rows) => Ok(splice_rows(&arguments, &rows)),
+        }
+    }
+}
+
+/// `arguments` as a JSON object with `"rows": <rows>` appended, `rows` being
+/// JSON text already checked to be an array.
+fn splice_rows(arguments: &Map<String, Value>, rows: &[u8]) -> Vec<u8> {
+    let mut out = serde_json::to_vec(&Value::Object(arguments.clone())).unwrap_or_else(|_| b"{}".to_vec());
+    out.pop(); // the closing brace
+    if !arguments.is_empty() {
+        out.push(b',');
+    }
+    out.extend_from_slice(b"\"rows\":");
+    out.extend_from_slice(rows);
+    out.push(b'}');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn object(value: Value) -> Map<String, Value> {
+        value.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn the_default_cap_applies_unless_the_call_sets_one() {
+        let settings = CallSettings { default_max_listed: Some(20), data_roots: DataRoots::default() };
+        let bytes = settings.prepare("count_distinct", object(json!({"rows": [], "key": "id"}))).unwrap();
+        assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 20);
+        let bytes =
+            settings.prepare("count_distinct", object(json!({"rows": [], "key": "id", "max_listed": 3}))).unwrap();
+        assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 3);
+        // reconcile lists no rows, and its arguments pass through untouched.
+        let bytes = settings.prepare("reconcile", object(json!({"movements": []}))).unwrap();
+        assert_eq!(bytes, br#"{"movements":[]}"#);
+    }
+
+    #[test]
+    fn rows_from_a_file_are_spliced_in_as_text() {
+        let arguments = object(json!({"key": "id"}));
+        assert_eq!(splice_rows(&arguments, b"[{\"id\": 1.0}]"), br#"{"key":"id","rows":[{"id": 1.0}]}"#);
+        assert_eq!(splice_rows(&Map::new(), b"[]"), br#"{"rows":[]}"#);
+    }
+
+    #[test]
+    fn without_data_roots_a_path_is_refused() {
+        let settings = CallSettings::default();
+        let err = settings.prepare("validate_rows", object(json!({"path": "/etc/passwd", "columns": []}))).unwrap_err();
+        assert!(err.contains("no file access") && err.contains("--data-root"), "{err}");
+    }
+}
