@@ -127,7 +127,6 @@ pub mod exports {
         // owns for the duration of the call.
         let tool = unsafe { input(tool_ptr, tool_len) };
         let args = unsafe { input(args_ptr, args_len) };
-        crate::reserve_working_memory(args.len());
         let result = super::call(tool, args).into_boxed_slice();
         let len = result.len() as u32;
         let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
@@ -150,13 +149,8 @@ mod tests {
     use serde_json::Value;
 
     fn decode(buffer: &[u8]) -> (u8, Value) {
-        let (status, json) = buffer
-            .split_first()
-            .expect("a result buffer is never empty");
-        (
-            *status,
-            serde_json::from_slice(json).expect("the payload is JSON"),
-        )
+        let (status, json) = buffer.split_first().expect("a result buffer is never empty");
+        (*status, serde_json::from_slice(json).expect("the payload is JSON"))
     }
 
     #[test]
@@ -218,21 +212,12 @@ mod tests {
             message: "key must be \"x\"".to_owned(),
             argument: Some("key".to_owned()),
         };
-        assert_eq!(
-            error_json(&err),
-            r#"{"code":"invalid_argument","message":"key must be \"x\"","argument":"key"}"#
-        );
+        assert_eq!(error_json(&err), r#"{"code":"invalid_argument","message":"key must be \"x\"","argument":"key"}"#);
     }
 
     #[test]
     fn pack_and_unpack_are_inverse_at_the_extremes() {
-        for (ptr, len) in [
-            (0, 0),
-            (1, 2),
-            (u32::MAX, 0),
-            (0, u32::MAX),
-            (u32::MAX, u32::MAX),
-        ] {
+        for (ptr, len) in [(0, 0), (1, 2), (u32::MAX, 0), (0, u32::MAX), (u32::MAX, u32::MAX)] {
             let packed = pack(ptr, len);
             assert_eq!(unpack(packed), (ptr, len));
         }

@@ -49,10 +49,7 @@ pub fn call_tool_json(name: &str, args_json: &str) -> Result<String, JsValue> {
 /// The names of the checks, from the core, so the JS layer never repeats them.
 #[wasm_bindgen(js_name = toolNames, skip_typescript)]
 pub fn tool_names() -> Vec<String> {
-    validation_core::TOOL_NAMES
-        .iter()
-        .map(|&name| name.to_owned())
-        .collect()
+    validation_core::TOOL_NAMES.iter().map(|&name| name.to_owned()).collect()
 }
 
 /// JS has one number type, and serde-wasm-bindgen hands every number over as a

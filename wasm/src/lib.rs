@@ -19,8 +19,9 @@ pub mod js;
 /// is costly: a first 100,000-row call spent more time growing memory than
 /// checking rows (1.3 s against 0.4 s once grown). Allocating one block and
 /// freeing it leaves the space with the allocator for the call to use. Best
-/// effort: when a host's memory limit refuses the growth, nothing happens and
-/// the call grows memory as it goes.
+/// effort: when memory cannot grow, nothing happens and the call grows memory
+/// as it goes. Only the JS entry does this: wasmtime grows memory cheaply,
+/// and there a reservation would only raise a call's peak against its cap.
 pub(crate) fn reserve_working_memory(input_len: usize) {
     // A parsed JSON tree and the result take a few times the text's size.
     const WORKING_SET_PER_INPUT_BYTE: usize = 6;
