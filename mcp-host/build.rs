@@ -29,12 +29,8 @@ const MODULE_ENV: &str = "MCPV_WASM_MODULE";
 const DEFAULT_MODULE: &str = "npm/dist/wasm/mcp_validation_core_bg.wasm";
 
 fn main() {
-    let manifest_dir =
-        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let workspace = manifest_dir
-        .parent()
-        .expect("mcp-host lives inside the workspace")
-        .to_path_buf();
+    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let workspace = manifest_dir.parent().expect("mcp-host lives inside the workspace").to_path_buf();
     let source = match env::var_os(MODULE_ENV) {
         Some(path) if !path.is_empty() => {
             let path = PathBuf::from(path);
@@ -55,27 +51,19 @@ fn main() {
         Err(err) => fail(&source, &format!("cannot read it: {err}")),
     };
     if !bytes.starts_with(b"\0asm\x01\0\0\0") {
-        fail(
-            &source,
-            "it is not a WebAssembly module (no `\\0asm` version 1 header)",
-        );
+        fail(&source, "it is not a WebAssembly module (no `\\0asm` version 1 header)");
     }
 
     let digest = Sha256::digest(&bytes);
-    let hex = digest
-        .iter()
-        .fold(String::with_capacity(64), |mut out, byte| {
-            let _ = write!(out, "{byte:02x}");
-            out
-        });
+    let hex = digest.iter().fold(String::with_capacity(64), |mut out, byte| {
+        let _ = write!(out, "{byte:02x}");
+        out
+    });
 
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out_dir.join("module.wasm"), &bytes).expect("OUT_DIR is writable");
     println!("cargo:rustc-env=MCPV_WASM_MODULE_SHA256={hex}");
-    println!(
-        "cargo:rustc-env=MCPV_WASM_MODULE_SOURCE={}",
-        source.display()
-    );
+    println!("cargo:rustc-env=MCPV_WASM_MODULE_SOURCE={}", source.display());
 }
 
 fn fail(source: &Path, why: &str) -> ! {

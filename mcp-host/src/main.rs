@@ -15,16 +15,9 @@ fn main() -> ExitCode {
         eprintln!("mcp-validation-server: ignoring --log {:?}: {err}", cli.log);
         EnvFilter::new(mcp_validation_server::cli::DEFAULT_LOG)
     });
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(filter)
-        .init();
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_env_filter(filter).init();
 
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("mcp-validation-server: cannot start the async runtime: {err}");

@@ -17,12 +17,10 @@ mod tests {
     #[test]
     fn the_recorded_hash_is_the_hash_of_the_embedded_bytes() {
         use std::fmt::Write as _;
-        let hex = Sha256::digest(super::BYTES)
-            .iter()
-            .fold(String::new(), |mut hex, byte| {
-                let _ = write!(hex, "{byte:02x}");
-                hex
-            });
+        let hex = Sha256::digest(super::BYTES).iter().fold(String::new(), |mut hex, byte| {
+            let _ = write!(hex, "{byte:02x}");
+            hex
+        });
         assert_eq!(hex, super::SHA256);
     }
 }

@@ -7,37 +7,23 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::{
-    assert_small_call_ok, is_error, slow_arguments, small_call_arguments, text_of, HttpServer,
-    StdioServer, DEFAULT_WAIT,
+    assert_small_call_ok, is_error, slow_arguments, small_call_arguments, text_of, HttpServer, StdioServer,
+    DEFAULT_WAIT,
 };
 use serde_json::{json, Value};
 
 /// Call `i` of a batch: `count_distinct` over `i + 1` distinct keys, each
 /// on two rows, so every answer is different and checkable.
 fn numbered_arguments(i: usize) -> Value {
-    let rows: Vec<Value> = (0..=i)
-        .flat_map(|k| {
-            [
-                json!({"k": format!("K{k}")}),
-                json!({"k": format!("k{k} ")}),
-            ]
-        })
-        .collect();
+    let rows: Vec<Value> =
+        (0..=i).flat_map(|k| [json!({"k": format!("K{k}")}), json!({"k": format!("k{k} ")})]).collect();
     json!({"rows": rows, "key": "k"})
 }
 
 fn assert_numbered(i: usize, result: &Value) {
     assert!(!is_error(result), "call {i}: {}", text_of(result));
-    assert_eq!(
-        result["structuredContent"]["distinct_count"],
-        json!(i + 1),
-        "call {i}"
-    );
-    assert_eq!(
-        result["structuredContent"]["row_count"],
-        json!(2 * (i + 1)),
-        "call {i}"
-    );
+    assert_eq!(result["structuredContent"]["distinct_count"], json!(i + 1), "call {i}");
+    assert_eq!(result["structuredContent"]["row_count"], json!(2 * (i + 1)), "call {i}");
 }
 
 #[test]
@@ -66,10 +52,7 @@ fn fifty_concurrent_calls_over_http() {
             let url = url.clone();
             thread::spawn(move || {
                 let mut session = common::HttpSession::open(&url, "2025-06-18");
-                (
-                    i,
-                    session.call_tool("count_distinct", numbered_arguments(i)),
-                )
+                (i, session.call_tool("count_distinct", numbered_arguments(i)))
             })
         })
         .collect();
@@ -83,26 +66,15 @@ fn fifty_concurrent_calls_over_http() {
 fn a_slow_call_does_not_block_a_fast_one() {
     let mut server = StdioServer::initialized(&[], &[]);
     let slow = server.next_id();
-    server.send(
-        &json!({"jsonrpc": "2.0", "id": slow, "method": "tools/call",
-        "params": {"name": "duplicate_report", "arguments": slow_arguments(2500)}}),
-    );
+    server.send(&json!({"jsonrpc": "2.0", "id": slow, "method": "tools/call",
+        "params": {"name": "duplicate_report", "arguments": slow_arguments(2500)}}));
     thread::sleep(Duration::from_millis(200));
     let started = Instant::now();
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
     let fast = started.elapsed();
-    assert!(
-        fast < Duration::from_secs(5),
-        "the fast call waited {fast:?}"
-    );
+    assert!(fast < Duration::from_secs(5), "the fast call waited {fast:?}");
     // The slow one was still running when the fast one came back.
-    assert!(
-        server
-            .pending_messages()
-            .iter()
-            .all(|m| m["id"] != json!(slow)),
-        "the slow call was not slow"
-    );
+    assert!(server.pending_messages().iter().all(|m| m["id"] != json!(slow)), "the slow call was not slow");
     let slow_reply = server.wait_for_id(&json!(slow), DEFAULT_WAIT);
     assert!(slow_reply["result"].is_object(), "{slow_reply}");
 }
@@ -112,30 +84,19 @@ fn a_cancelled_call_stops() {
     // Fuel enough that only the cancellation can stop the slow call.
     let mut server = StdioServer::initialized(&["--max-fuel", "1000000000000000"], &[]);
     let slow = server.next_id();
-    server.send(
-        &json!({"jsonrpc": "2.0", "id": slow, "method": "tools/call",
-        "params": {"name": "duplicate_report", "arguments": slow_arguments(6000)}}),
-    );
+    server.send(&json!({"jsonrpc": "2.0", "id": slow, "method": "tools/call",
+        "params": {"name": "duplicate_report", "arguments": slow_arguments(6000)}}));
     assert!(server.wait_for_stderr("module ready", DEFAULT_WAIT));
     thread::sleep(Duration::from_millis(500));
     let cancelled_at = Instant::now();
-    server.notify(
-        "notifications/cancelled",
-        json!({"requestId": slow, "reason": "test"}),
-    );
+    server.notify("notifications/cancelled", json!({"requestId": slow, "reason": "test"}));
     assert!(
         server.wait_for_stderr("the call was cancelled", Duration::from_secs(10)),
         "the call did not stop:\n{}",
         server.stderr()
     );
-    assert!(
-        cancelled_at.elapsed() < Duration::from_secs(5),
-        "stopping took {:?}",
-        cancelled_at.elapsed()
-    );
+    assert!(cancelled_at.elapsed() < Duration::from_secs(5), "stopping took {:?}", cancelled_at.elapsed());
     // No answer is sent for a cancelled request, and the server carries on.
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
-    assert!(server
-        .wait_for(|m| m["id"] == json!(slow), Duration::from_millis(300))
-        .is_none());
+    assert!(server.wait_for(|m| m["id"] == json!(slow), Duration::from_millis(300)).is_none());
 }

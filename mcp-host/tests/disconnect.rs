@@ -8,10 +8,7 @@ use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use common::{
-    assert_small_call_ok, slow_arguments, small_call_arguments, HttpServer, StdioServer,
-    DEFAULT_WAIT,
-};
+use common::{assert_small_call_ok, slow_arguments, small_call_arguments, HttpServer, StdioServer, DEFAULT_WAIT};
 use serde_json::json;
 
 /// Enough fuel that only the disconnect can stop the slow call.
@@ -28,24 +25,10 @@ fn stdio_client_disconnecting_mid_call_stops_the_call_and_the_server() {
     let closed_at = Instant::now();
     server.close_stdin();
     // rmcp gives in-flight calls 5 s to answer after EOF, then cancels them.
-    let status = server
-        .wait_exit(Duration::from_secs(30))
-        .expect("the server exits after its client leaves");
-    assert!(
-        status.success(),
-        "exit status {status:?}\n{}",
-        server.stderr()
-    );
-    assert!(
-        closed_at.elapsed() < Duration::from_secs(15),
-        "exiting took {:?}",
-        closed_at.elapsed()
-    );
-    assert!(
-        server.stderr().contains("the call was cancelled"),
-        "{}",
-        server.stderr()
-    );
+    let status = server.wait_exit(Duration::from_secs(30)).expect("the server exits after its client leaves");
+    assert!(status.success(), "exit status {status:?}\n{}", server.stderr());
+    assert!(closed_at.elapsed() < Duration::from_secs(15), "exiting took {:?}", closed_at.elapsed());
+    assert!(server.stderr().contains("the call was cancelled"), "{}", server.stderr());
 }
 
 #[test]
@@ -55,20 +38,11 @@ fn http_client_disconnecting_mid_call_stops_the_call_and_others_carry_on() {
     assert_small_call_ok(&session.call_tool("count_distinct", small_call_arguments()));
 
     // A raw client: sends a slow call, then hangs up without reading.
-    let address = server
-        .url
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .unwrap()
-        .to_owned();
+    let address = server.url.trim_start_matches("http://").split('/').next().unwrap().to_owned();
     let body = json!({"jsonrpc": "2.0", "id": 77, "method": "tools/call",
         "params": {"name": "duplicate_report", "arguments": slow_arguments(8000)}})
     .to_string();
-    let session_header = session
-        .session_id()
-        .map(|id| format!("Mcp-Session-Id: {id}\r\n"))
-        .unwrap_or_default();
+    let session_header = session.session_id().map(|id| format!("Mcp-Session-Id: {id}\r\n")).unwrap_or_default();
     let mut stream = TcpStream::connect(&address).unwrap();
     write!(
         stream,

@@ -6,10 +6,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use common::{
-    assert_small_call_ok, is_error, small_call_arguments, text_of, HttpServer, StdioServer,
-    DEFAULT_WAIT,
-};
+use common::{assert_small_call_ok, is_error, small_call_arguments, text_of, HttpServer, StdioServer, DEFAULT_WAIT};
 use serde_json::{json, Value};
 
 fn deep_arguments(depth: usize) -> String {
@@ -31,27 +28,14 @@ fn tools_call_line(id: u64, tool: &str, arguments_json: &str) -> Vec<u8> {
 #[test]
 fn json_nested_100_000_deep_gets_an_error_reply_over_stdio() {
     let mut server = StdioServer::initialized(&[], &[]);
-    server.send_raw(&tools_call_line(
-        9001,
-        "reconcile",
-        &deep_arguments(100_000),
-    ));
+    server.send_raw(&tools_call_line(9001, "reconcile", &deep_arguments(100_000)));
     let reply = server.wait_for_id(&json!(9001), DEFAULT_WAIT);
     assert_eq!(reply["error"]["code"], json!(-32700), "{reply}");
-    assert!(
-        reply["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("nested more than 128 levels"),
-        "{reply}"
-    );
+    assert!(reply["error"]["message"].as_str().unwrap().contains("nested more than 128 levels"), "{reply}");
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
 
     // The id is found even when it comes last, after the nesting.
-    let line = format!(
-        r#"{{"jsonrpc":"2.0","method":"tools/call","params":{},"id":"late"}}"#,
-        deep_arguments(100_000)
-    );
+    let line = format!(r#"{{"jsonrpc":"2.0","method":"tools/call","params":{},"id":"late"}}"#, deep_arguments(100_000));
     server.send_raw(format!("{line}\n").as_bytes());
     let reply = server.wait_for_id(&json!("late"), DEFAULT_WAIT);
     assert_eq!(reply["error"]["code"], json!(-32700), "{reply}");
@@ -62,8 +46,7 @@ fn json_nested_100_000_deep_gets_an_error_reply_over_stdio() {
 fn json_nested_100_000_deep_gets_an_error_reply_over_http() {
     let server = HttpServer::start(&[], &[]);
     let mut session = server.session();
-    let (status, body) =
-        session.post_bytes(tools_call_line(1, "reconcile", &deep_arguments(100_000)));
+    let (status, body) = session.post_bytes(tools_call_line(1, "reconcile", &deep_arguments(100_000)));
     assert!((400..500).contains(&status), "{status}: {body}");
     assert!(body.contains("recursion limit"), "{status}: {body}");
     assert_small_call_ok(&session.call_tool("count_distinct", small_call_arguments()));
@@ -84,9 +67,7 @@ fn nesting_under_the_limit_reaches_the_tool() {
 #[test]
 fn a_1_000_000_element_array() {
     let mut server = StdioServer::initialized(&[], &[]);
-    let rows: Vec<Value> = (0..1_000_000)
-        .map(|i| json!({"k": if i % 2 == 0 { "a" } else { "b" }}))
-        .collect();
+    let rows: Vec<Value> = (0..1_000_000).map(|i| json!({"k": if i % 2 == 0 { "a" } else { "b" }})).collect();
     let result = server.call_tool("count_distinct", json!({"rows": rows, "key": "k"}));
     assert!(!is_error(&result), "{}", text_of(&result));
     assert_eq!(result["structuredContent"]["row_count"], json!(1_000_000));
@@ -97,34 +78,22 @@ fn a_1_000_000_element_array() {
 #[test]
 fn a_50_mb_string_is_served_or_refused_with_a_reason() {
     let note = "x".repeat(50_000_000);
-    let arguments =
-        json!({"rows": [{"note": note}], "columns": [{"name": "note", "type": "string"}]});
+    let arguments = json!({"rows": [{"note": note}], "columns": [{"name": "note", "type": "string"}]});
 
     // Under the default message cap (64 MiB) it reaches the tool.
     let mut server = StdioServer::initialized(&[], &[]);
     let result = server.call_tool("validate_rows", arguments.clone());
     if is_error(&result) {
         let text = text_of(&result);
-        assert!(
-            text.contains("raise it with --"),
-            "an error must name the limit: {text}"
-        );
+        assert!(text.contains("raise it with --"), "an error must name the limit: {text}");
     } else {
-        assert_eq!(
-            result["structuredContent"]["accepted"][0]["note"]
-                .as_str()
-                .map(str::len),
-            Some(50_000_000)
-        );
+        assert_eq!(result["structuredContent"]["accepted"][0]["note"].as_str().map(str::len), Some(50_000_000));
     }
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
 
     // Over a smaller cap it is refused with an error naming the cap and flag.
     let mut server = StdioServer::initialized(&["--max-message-mib", "16"], &[]);
-    let response = server.request(
-        "tools/call",
-        json!({"name": "validate_rows", "arguments": arguments}),
-    );
+    let response = server.request("tools/call", json!({"name": "validate_rows", "arguments": arguments}));
     assert_eq!(
         response["error"]["code"],
         json!(-32600),
@@ -132,10 +101,7 @@ fn a_50_mb_string_is_served_or_refused_with_a_reason() {
         &response.to_string()[..200.min(response.to_string().len())]
     );
     let message = response["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("16 MiB") && message.contains("--max-message-mib"),
-        "{message}"
-    );
+    assert!(message.contains("16 MiB") && message.contains("--max-message-mib"), "{message}");
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
 }
 
@@ -145,16 +111,8 @@ fn an_over_long_line_without_an_id_still_gets_an_answer() {
     let mut line = vec![b'x'; 3 << 20];
     line.push(b'\n');
     server.send_raw(&line);
-    let reply = server
-        .wait_for(|m| m["error"]["code"] == json!(-32600), DEFAULT_WAIT)
-        .expect("an error reply");
-    assert!(
-        reply["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("over the limit of 1 MiB"),
-        "{reply}"
-    );
+    let reply = server.wait_for(|m| m["error"]["code"] == json!(-32600), DEFAULT_WAIT).expect("an error reply");
+    assert!(reply["error"]["message"].as_str().unwrap().contains("over the limit of 1 MiB"), "{reply}");
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
 }
 
@@ -163,16 +121,9 @@ fn an_over_long_body_over_http_is_refused() {
     let server = HttpServer::start(&["--max-message-mib", "1"], &[]);
     let mut session = server.session();
     let rows: Vec<Value> = (0..200_000).map(|i| json!({"k": i})).collect();
-    let response = session.request(
-        "tools/call",
-        json!({"name": "count_distinct", "arguments": {"rows": rows, "key": "k"}}),
-    );
-    assert_eq!(
-        response["http_status"],
-        json!(413),
-        "{}",
-        &response.to_string()[..200.min(response.to_string().len())]
-    );
+    let response =
+        session.request("tools/call", json!({"name": "count_distinct", "arguments": {"rows": rows, "key": "k"}}));
+    assert_eq!(response["http_status"], json!(413), "{}", &response.to_string()[..200.min(response.to_string().len())]);
     assert_small_call_ok(&session.call_tool("count_distinct", small_call_arguments()));
 }
 
@@ -182,11 +133,7 @@ fn invalid_utf8_is_replaced_inside_strings_and_refused_elsewhere() {
     // Inside a string: replaced with U+FFFD, as the reference's reader does.
     server.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"tools/call\",\"params\":{\"name\":\"count_distinct\",\"arguments\":{\"rows\":[{\"k\":\"a\xff\xfeb\"},{\"k\":\"c\"}],\"key\":\"k\"}}}\n");
     let reply = server.wait_for_id(&json!(41), DEFAULT_WAIT);
-    assert_eq!(
-        reply["result"]["structuredContent"]["distinct_count"],
-        json!(2),
-        "{reply}"
-    );
+    assert_eq!(reply["result"]["structuredContent"]["distinct_count"], json!(2), "{reply}");
     // In the structure: a parse error for that id.
     server.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":42,\xff\"method\":\"tools/list\"}\n");
     let reply = server.wait_for_id(&json!(42), DEFAULT_WAIT);
@@ -209,39 +156,20 @@ fn a_catastrophic_backtracking_pattern_finishes_quickly() {
         "validate_rows",
         json!({"rows": [{"v": value}], "columns": [{"name": "v", "type": "string", "pattern": "(a+)+$"}]}),
     );
-    assert!(
-        started.elapsed() < Duration::from_secs(20),
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(20), "took {:?}", started.elapsed());
     assert!(!is_error(&result), "{}", text_of(&result));
-    assert_eq!(
-        result["structuredContent"]["findings_by_code"]["pattern_mismatch"],
-        json!(1),
-        "{}",
-        text_of(&result)
-    );
+    assert_eq!(result["structuredContent"]["findings_by_code"]["pattern_mismatch"], json!(1), "{}", text_of(&result));
 }
 
 #[test]
 fn raw_garbage_over_http_gets_an_http_error_and_the_server_stays_up() {
     let server = HttpServer::start(&[], &[]);
-    let address = server
-        .url
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .unwrap()
-        .to_owned();
-    for garbage in [
-        &b"GARBAGE\r\n\r\n"[..],
-        b"POST /mcp HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n",
-        b"\x00\xff\x00\xff",
-    ] {
+    let address = server.url.trim_start_matches("http://").split('/').next().unwrap().to_owned();
+    for garbage in
+        [&b"GARBAGE\r\n\r\n"[..], b"POST /mcp HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", b"\x00\xff\x00\xff"]
+    {
         let mut stream = TcpStream::connect(&address).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let _ = stream.write_all(garbage);
         let mut reply = Vec::new();
         let _ = stream.read_to_end(&mut reply);

@@ -7,17 +7,14 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{
-    assert_small_call_ok, invoice_arguments, is_error, slow_arguments, small_call_arguments,
-    text_of, HttpServer, StdioServer,
+    assert_small_call_ok, invoice_arguments, is_error, slow_arguments, small_call_arguments, text_of, HttpServer,
+    StdioServer,
 };
 use serde_json::json;
 
 fn assert_limit_error(result: &serde_json::Value, tool: &str, expected: &str) {
     assert!(is_error(result), "expected an error result, got {result}");
-    assert_eq!(
-        text_of(result),
-        format!("Error executing tool {tool}: {expected}")
-    );
+    assert_eq!(text_of(result), format!("Error executing tool {tool}: {expected}"));
     assert!(result.get("structuredContent").is_none());
 }
 
@@ -41,21 +38,12 @@ fn running_out_of_fuel_then_a_normal_call() {
 fn the_fuel_limit_can_come_from_the_environment() {
     let mut server = StdioServer::initialized(&[], &[("MCP_VALIDATION_MAX_FUEL", "4000000")]);
     let result = server.call_tool("validate_rows", invoice_arguments(2000));
-    assert!(
-        text_of(&result).contains("ran out of fuel (limit 4000000 units)"),
-        "{result}"
-    );
+    assert!(text_of(&result).contains("ran out of fuel (limit 4000000 units)"), "{result}");
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
     // The flag wins over the environment.
-    let mut server = StdioServer::initialized(
-        &["--max-fuel", "3000000"],
-        &[("MCP_VALIDATION_MAX_FUEL", "4000000")],
-    );
+    let mut server = StdioServer::initialized(&["--max-fuel", "3000000"], &[("MCP_VALIDATION_MAX_FUEL", "4000000")]);
     let result = server.call_tool("validate_rows", invoice_arguments(2000));
-    assert!(
-        text_of(&result).contains("(limit 3000000 units)"),
-        "{result}"
-    );
+    assert!(text_of(&result).contains("(limit 3000000 units)"), "{result}");
 }
 
 #[test]
@@ -71,11 +59,7 @@ fn running_out_of_memory_then_a_normal_call() {
     // An input larger than the whole cap is refused before the call starts.
     let big = "x".repeat(20 << 20);
     let result = server.call_tool("count_distinct", json!({"rows": [{"k": big}], "key": "k"}));
-    assert!(
-        text_of(&result).contains("ran out of memory (limit 16 MiB)"),
-        "{}",
-        text_of(&result)
-    );
+    assert!(text_of(&result).contains("ran out of memory (limit 16 MiB)"), "{}", text_of(&result));
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
 }
 
@@ -83,16 +67,12 @@ fn running_out_of_memory_then_a_normal_call() {
 fn the_memory_limit_can_come_from_the_environment() {
     let mut server = StdioServer::initialized(&[], &[("MCP_VALIDATION_MAX_MEMORY_MIB", "16")]);
     let result = server.call_tool("validate_rows", invoice_arguments(20_000));
-    assert!(
-        text_of(&result).contains("ran out of memory (limit 16 MiB)"),
-        "{result}"
-    );
+    assert!(text_of(&result).contains("ran out of memory (limit 16 MiB)"), "{result}");
 }
 
 #[test]
 fn running_out_of_time_then_a_normal_call() {
-    let mut server =
-        StdioServer::initialized(&["--timeout-secs", "1", "--max-fuel", "1000000000000"], &[]);
+    let mut server = StdioServer::initialized(&["--timeout-secs", "1", "--max-fuel", "1000000000000"], &[]);
     let started = Instant::now();
     let result = server.call_tool("duplicate_report", slow_arguments(4000));
     let elapsed = started.elapsed();
@@ -101,24 +81,16 @@ fn running_out_of_time_then_a_normal_call() {
         "duplicate_report",
         "the call ran out of time (limit 1 s); raise it with --timeout-secs or MCP_VALIDATION_TIMEOUT_SECS",
     );
-    assert!(
-        elapsed < Duration::from_secs(10),
-        "the deadline was not enforced promptly: {elapsed:?}"
-    );
+    assert!(elapsed < Duration::from_secs(10), "the deadline was not enforced promptly: {elapsed:?}");
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
 }
 
 #[test]
 fn the_timeout_can_come_from_the_environment() {
-    let mut server = StdioServer::initialized(
-        &["--max-fuel", "1000000000000"],
-        &[("MCP_VALIDATION_TIMEOUT_SECS", "1")],
-    );
+    let mut server =
+        StdioServer::initialized(&["--max-fuel", "1000000000000"], &[("MCP_VALIDATION_TIMEOUT_SECS", "1")]);
     let result = server.call_tool("duplicate_report", slow_arguments(4000));
-    assert!(
-        text_of(&result).contains("ran out of time (limit 1 s)"),
-        "{result}"
-    );
+    assert!(text_of(&result).contains("ran out of time (limit 1 s)"), "{result}");
 }
 
 #[test]
@@ -126,10 +98,7 @@ fn limits_apply_over_http_too() {
     let server = HttpServer::start(&["--max-fuel", "5000000"], &[]);
     let mut session = server.session();
     let result = session.call_tool("validate_rows", invoice_arguments(2000));
-    assert!(
-        text_of(&result).contains("ran out of fuel (limit 5000000 units)"),
-        "{result}"
-    );
+    assert!(text_of(&result).contains("ran out of fuel (limit 5000000 units)"), "{result}");
     assert_small_call_ok(&session.call_tool("count_distinct", small_call_arguments()));
 }
 
@@ -150,14 +119,8 @@ fn nothing_survives_from_one_call_to_the_next() {
     let mut server = StdioServer::initialized(&["--max-fuel", "5000000"], &[]);
     let first = server.call_tool("count_distinct", small_call_arguments());
     let _ = server.call_tool("validate_rows", invoice_arguments(2000)); // trips fuel mid-call
-    let _ = server.call_tool(
-        "validate_rows",
-        json!({"rows": [{"a": 1}], "columns": [{"name": "a", "pattern": "("}]}),
-    );
+    let _ = server.call_tool("validate_rows", json!({"rows": [{"a": 1}], "columns": [{"name": "a", "pattern": "("}]}));
     for _ in 0..3 {
-        assert_eq!(
-            server.call_tool("count_distinct", small_call_arguments()),
-            first
-        );
+        assert_eq!(server.call_tool("count_distinct", small_call_arguments()), first);
     }
 }

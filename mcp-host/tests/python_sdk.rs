@@ -17,18 +17,13 @@ use common::{binary, shared_cache_dir, skip_or_fail};
 fn python() -> Option<PathBuf> {
     let candidate = std::env::var_os("MCPV_HOST_TEST_PYTHON").map_or_else(
         || {
-            let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
-                || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
-                PathBuf::from,
-            );
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"), PathBuf::from);
             target.join("host-test-tools/venv/bin/python")
         },
         PathBuf::from,
     );
-    let has_sdk = Command::new(&candidate)
-        .args(["-c", "import mcp"])
-        .status()
-        .is_ok_and(|status| status.success());
+    let has_sdk = Command::new(&candidate).args(["-c", "import mcp"]).status().is_ok_and(|status| status.success());
     has_sdk.then_some(candidate)
 }
 
@@ -57,8 +52,5 @@ fn the_official_python_sdk_agrees_with_every_vector() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     println!("{stdout}");
-    assert!(
-        output.status.success(),
-        "the Python SDK client failed:\n{stdout}\n{stderr}"
-    );
+    assert!(output.status.success(), "the Python SDK client failed:\n{stdout}\n{stderr}");
 }

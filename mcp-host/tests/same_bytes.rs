@@ -14,12 +14,10 @@ use sha2::{Digest, Sha256};
 
 fn sha256_hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
-    Sha256::digest(bytes)
-        .iter()
-        .fold(String::new(), |mut hex, byte| {
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        })
+    Sha256::digest(bytes).iter().fold(String::new(), |mut hex, byte| {
+        let _ = write!(hex, "{byte:02x}");
+        hex
+    })
 }
 
 fn version_hash() -> String {
@@ -35,25 +33,14 @@ fn version_hash() -> String {
 #[test]
 fn the_embedded_module_is_the_npm_package_s_wasm() {
     let npm = std::env::var_os("MCPV_NPM_WASM").map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../npm/dist/wasm/mcp_validation_core_bg.wasm")
-        },
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../npm/dist/wasm/mcp_validation_core_bg.wasm"),
         PathBuf::from,
     );
     let Ok(bytes) = std::fs::read(&npm) else {
-        skip_or_fail(&format!(
-            "the npm package's module is not built at {} (scripts/build-wasm.sh)",
-            npm.display()
-        ));
+        skip_or_fail(&format!("the npm package's module is not built at {} (scripts/build-wasm.sh)", npm.display()));
         return;
     };
-    assert_eq!(
-        version_hash(),
-        sha256_hex(&bytes),
-        "the host embeds a different module from {}",
-        npm.display()
-    );
+    assert_eq!(version_hash(), sha256_hex(&bytes), "the host embeds a different module from {}", npm.display());
 }
 
 #[test]

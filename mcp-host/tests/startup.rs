@@ -19,22 +19,11 @@ fn a_cold_start_answers_tools_list_before_the_module_is_compiled() {
     let to_list = started.elapsed();
     assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 4);
     // Compiling takes over a second; listing tools must not wait for it.
-    assert!(
-        to_list < Duration::from_secs(3),
-        "tools/list took {to_list:?}"
-    );
-    assert!(
-        !server.stderr().contains("module ready"),
-        "tools/list waited for the module:\n{}",
-        server.stderr()
-    );
+    assert!(to_list < Duration::from_secs(3), "tools/list took {to_list:?}");
+    assert!(!server.stderr().contains("module ready"), "tools/list waited for the module:\n{}", server.stderr());
     // The first call waits for the module and then works.
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
-    assert!(
-        server.stderr().contains("origin=CompiledAndCached"),
-        "{}",
-        server.stderr()
-    );
+    assert!(server.stderr().contains("origin=CompiledAndCached"), "{}", server.stderr());
     drop(server);
 
     // The next start loads the cached module instead of compiling.
@@ -42,26 +31,15 @@ fn a_cold_start_answers_tools_list_before_the_module_is_compiled() {
     let mut server = StdioServer::initialized(&["--cache-dir", cache], &[]);
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
     let to_first_call = started.elapsed();
-    assert!(
-        server.stderr().contains("origin=Cache"),
-        "{}",
-        server.stderr()
-    );
-    assert!(
-        to_first_call < Duration::from_secs(3),
-        "a warm start took {to_first_call:?} to its first call"
-    );
+    assert!(server.stderr().contains("origin=Cache"), "{}", server.stderr());
+    assert!(to_first_call < Duration::from_secs(3), "a warm start took {to_first_call:?} to its first call");
 }
 
 #[test]
 fn without_a_cache_the_module_compiles_in_memory() {
     let mut server = StdioServer::initialized(&["--no-cache"], &[]);
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
-    assert!(
-        server.stderr().contains("origin=Compiled "),
-        "{}",
-        server.stderr()
-    );
+    assert!(server.stderr().contains("origin=Compiled "), "{}", server.stderr());
 }
 
 #[test]
@@ -69,12 +47,7 @@ fn an_unusable_cache_dir_falls_back_to_compiling() {
     let dir = fresh_dir("not-a-dir");
     let file = dir.join("file");
     std::fs::write(&file, b"a file where the cache directory should be").unwrap();
-    let mut server =
-        StdioServer::initialized(&[], &[("MCP_VALIDATION_CACHE_DIR", file.to_str().unwrap())]);
+    let mut server = StdioServer::initialized(&[], &[("MCP_VALIDATION_CACHE_DIR", file.to_str().unwrap())]);
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
-    assert!(
-        server.stderr().contains("cannot cache the compiled module"),
-        "{}",
-        server.stderr()
-    );
+    assert!(server.stderr().contains("cannot cache the compiled module"), "{}", server.stderr());
 }

@@ -52,11 +52,8 @@ impl Answer {
 fn parse(json: &[u8]) -> Result<Value, String> {
     let mut deserializer = serde_json::Deserializer::from_slice(json);
     deserializer.disable_recursion_limit();
-    let value = Value::deserialize(&mut deserializer)
-        .map_err(|err| format!("result is not JSON: {err}"))?;
-    deserializer
-        .end()
-        .map_err(|err| format!("result is not one JSON value: {err}"))?;
+    let value = Value::deserialize(&mut deserializer).map_err(|err| format!("result is not JSON: {err}"))?;
+    deserializer.end().map_err(|err| format!("result is not one JSON value: {err}"))?;
     Ok(value)
 }
 
@@ -66,18 +63,14 @@ mod tests {
 
     #[test]
     fn a_result_keeps_key_order_and_number_kinds() {
-        let Answer::Result(value) = Answer::decode(b"\x00{\"b\":20.0,\"a\":20}").unwrap() else {
-            panic!()
-        };
+        let Answer::Result(value) = Answer::decode(b"\x00{\"b\":20.0,\"a\":20}").unwrap() else { panic!() };
         assert_eq!(value.to_string(), r#"{"b":20.0,"a":20}"#);
     }
 
     #[test]
     fn an_argument_error_is_decoded() {
-        let answer = Answer::decode(
-            b"\x01{\"code\":\"argument_type\",\"message\":\"m\",\"argument\":\"key\"}",
-        )
-        .unwrap();
+        let answer =
+            Answer::decode(b"\x01{\"code\":\"argument_type\",\"message\":\"m\",\"argument\":\"key\"}").unwrap();
         assert_eq!(
             answer,
             Answer::ArgumentError(ArgumentError {
@@ -90,13 +83,7 @@ mod tests {
 
     #[test]
     fn a_broken_buffer_is_an_error_not_a_panic() {
-        for buffer in [
-            &b""[..],
-            b"\x02{}",
-            b"\x00{",
-            b"\x00{} {}",
-            b"\x01{\"code\":1}",
-        ] {
+        for buffer in [&b""[..], b"\x02{}", b"\x00{", b"\x00{} {}", b"\x01{\"code\":1}"] {
             assert!(Answer::decode(buffer).is_err(), "{buffer:?}");
         }
     }

@@ -40,11 +40,7 @@ pub(crate) enum Origin {
 
 /// The default cache directory, if the environment names a home for one.
 pub(crate) fn default_dir() -> Option<PathBuf> {
-    let from_env = |name: &str| {
-        std::env::var_os(name)
-            .filter(|value| !value.is_empty())
-            .map(PathBuf::from)
-    };
+    let from_env = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty()).map(PathBuf::from);
     let base = if cfg!(windows) {
         from_env("LOCALAPPDATA")
     } else if cfg!(target_os = "macos") {
@@ -82,15 +78,8 @@ pub(crate) fn load(
     }
     let started = Instant::now();
     let module = Module::new(engine, bytes)?;
-    tracing::info!(
-        elapsed_ms = started.elapsed().as_millis(),
-        "compiled the module"
-    );
-    match module
-        .serialize()
-        .map_err(|err| err.to_string())
-        .and_then(|artifact| store(dir, &path, &artifact))
-    {
+    tracing::info!(elapsed_ms = started.elapsed().as_millis(), "compiled the module");
+    match module.serialize().map_err(|err| err.to_string()).and_then(|artifact| store(dir, &path, &artifact)) {
         Ok(()) => Ok((module, Origin::CompiledAndCached)),
         Err(err) => {
             tracing::warn!(dir = %dir.display(), "cannot cache the compiled module (next start compiles again): {err}");
@@ -106,11 +95,7 @@ fn file_name(engine: &Engine, sha256: &str) -> String {
     // since wasmtime validates the settings again on load.
     let mut hasher = DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut hasher);
-    format!(
-        "{sha256}-wasmtime-{}-{:016x}.cwasm",
-        wasmtime_version(),
-        hasher.finish()
-    )
+    format!("{sha256}-wasmtime-{}-{:016x}.cwasm", wasmtime_version(), hasher.finish())
 }
 
 /// The wasmtime version this binary links, pinned in Cargo.toml.
@@ -161,18 +146,13 @@ fn store(dir: &Path, path: &Path, artifact: &[u8]) -> Result<(), String> {
 }
 
 fn unique_suffix() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_nanos())
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_nanos())
 }
 
 #[cfg(unix)]
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::DirBuilderExt;
-    fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
+    fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
 }
 
 #[cfg(not(unix))]
@@ -183,19 +163,12 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(unix)]
 fn private_file(path: &Path) -> std::io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
-    fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
+    fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)
 }
 
 #[cfg(not(unix))]
 fn private_file(path: &Path) -> std::io::Result<fs::File> {
-    fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
+    fs::OpenOptions::new().write(true).create_new(true).open(path)
 }
 
 /// Not a symlink, owned by the effective user, not writable by group/others.
@@ -227,11 +200,8 @@ mod tests {
     const WAT_MODULE: &[u8] = b"\0asm\x01\0\0\0";
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "mcpv-cache-test-{name}-{}-{}",
-            std::process::id(),
-            unique_suffix()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("mcpv-cache-test-{name}-{}-{}", std::process::id(), unique_suffix()));
         let _ = fs::remove_dir_all(&dir);
         dir
     }

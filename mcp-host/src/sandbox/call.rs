@@ -63,16 +63,11 @@ pub(crate) fn run(
     args: &[u8],
 ) -> Result<RawOutcome, SandboxError> {
     let started = Instant::now();
-    let state = CallState {
-        memory: MemoryCap::new(limits.max_memory_bytes),
-        deadline: started + limits.timeout,
-        cancelled,
-    };
+    let state =
+        CallState { memory: MemoryCap::new(limits.max_memory_bytes), deadline: started + limits.timeout, cancelled };
     let mut store = Store::new(pre.module().engine(), state);
     store.limiter(|state| &mut state.memory);
-    store
-        .set_fuel(limits.max_fuel)
-        .map_err(|err| SandboxError::Unavailable(err.to_string()))?;
+    store.set_fuel(limits.max_fuel).map_err(|err| SandboxError::Unavailable(err.to_string()))?;
     // Checked every epoch tick: past the deadline, or cancelled, the call
     // traps at the next tick; otherwise it runs on for another tick.
     store.set_epoch_deadline(1);
@@ -91,12 +86,9 @@ pub(crate) fn run(
     let fuel_used = limits.max_fuel - store.get_fuel().unwrap_or(0);
     let memory = &store.data().memory;
     match result {
-        Ok(buffer) => Ok(RawOutcome {
-            buffer,
-            fuel_used,
-            peak_memory_bytes: memory.peak_bytes,
-            elapsed: started.elapsed(),
-        }),
+        Ok(buffer) => {
+            Ok(RawOutcome { buffer, fuel_used, peak_memory_bytes: memory.peak_bytes, elapsed: started.elapsed() })
+        }
         Err(err) => Err(classify(&err, memory.denied, limits)),
     }
 }
@@ -107,32 +99,21 @@ fn classify(err: &AbiError, memory_denied: bool, limits: Limits) -> SandboxError
         AbiError::Wasm(err) => {
             if let Some(interrupted) = err.downcast_ref::<Interrupted>() {
                 return match interrupted {
-                    Interrupted::Deadline => SandboxError::Timeout {
-                        limit: limits.timeout,
-                    },
+                    Interrupted::Deadline => SandboxError::Timeout { limit: limits.timeout },
                     Interrupted::Cancelled => SandboxError::Cancelled,
                 };
             }
             if err.downcast_ref::<Trap>() == Some(&Trap::OutOfFuel) {
-                return SandboxError::OutOfFuel {
-                    limit: limits.max_fuel,
-                };
+                return SandboxError::OutOfFuel { limit: limits.max_fuel };
             }
             // A refused memory.grow makes Rust's allocator abort, which traps
             // as `unreachable`: that trap means the cap, not a bug.
             if memory_denied {
-                return SandboxError::OutOfMemory {
-                    limit_bytes: limits.max_memory_bytes,
-                };
+                return SandboxError::OutOfMemory { limit_bytes: limits.max_memory_bytes };
             }
-            SandboxError::Trapped(
-                err.downcast_ref::<Trap>()
-                    .map_or_else(|| format!("{err:#}"), ToString::to_string),
-            )
+            SandboxError::Trapped(err.downcast_ref::<Trap>().map_or_else(|| format!("{err:#}"), ToString::to_string))
         }
-        AbiError::NoMemory => SandboxError::OutOfMemory {
-            limit_bytes: limits.max_memory_bytes,
-        },
+        AbiError::NoMemory => SandboxError::OutOfMemory { limit_bytes: limits.max_memory_bytes },
         AbiError::Broken(why) => SandboxError::Trapped(why.clone()),
     }
 }
@@ -159,32 +140,21 @@ fn call_abi(
     args: &[u8],
 ) -> Result<Vec<u8>, AbiError> {
     let instance = pre.instantiate(&mut *store)?;
-    let memory = instance
-        .get_memory(&mut *store, "memory")
-        .ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
+    let memory =
+        instance.get_memory(&mut *store, "memory").ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
     let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
-    let call: TypedFunc<(u32, u32, u32, u32), u64> =
-        instance.get_typed_func(&mut *store, "mcpv_call")?;
+    let call: TypedFunc<(u32, u32, u32, u32), u64> = instance.get_typed_func(&mut *store, "mcpv_call")?;
 
     let tool_ptr = write_input(store, &memory, &alloc, tool)?;
     let args_ptr = write_input(store, &memory, &alloc, args)?;
-    let packed = call.call(
-        &mut *store,
-        (tool_ptr, len32(tool)?, args_ptr, len32(args)?),
-    )?;
+    let packed = call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, len32(args)?))?;
     let (ptr, len) = ((packed >> 32) as usize, (packed & 0xffff_ffff) as usize);
 
     // Memory may have grown during the call: read it afresh.
     let data = memory.data(&*store);
-    let end = ptr
-        .checked_add(len)
-        .filter(|end| *end <= data.len())
-        .ok_or_else(|| {
-            AbiError::Broken(format!(
-                "result buffer {ptr}+{len} lies outside linear memory of {} bytes",
-                data.len()
-            ))
-        })?;
+    let end = ptr.checked_add(len).filter(|end| *end <= data.len()).ok_or_else(|| {
+        AbiError::Broken(format!("result buffer {ptr}+{len} lies outside linear memory of {} bytes", data.len()))
+    })?;
     if len == 0 {
         return Err(AbiError::Broken("empty result buffer".into()));
     }
@@ -208,8 +178,6 @@ fn write_input(
     }
     memory
         .write(&mut *store, ptr as usize, bytes)
-        .map_err(|_| {
-            AbiError::Broken(format!("mcpv_alloc returned {ptr}, outside linear memory"))
-        })?;
+        .map_err(|_| AbiError::Broken(format!("mcpv_alloc returned {ptr}, outside linear memory")))?;
     Ok(ptr)
 }

@@ -37,11 +37,9 @@ pub(crate) fn new_engine() -> wasmtime::Result<Engine> {
 /// deadline and cancellation flag.
 pub(crate) fn start_epoch_clock(engine: &Engine) -> std::io::Result<()> {
     let engine = engine.clone();
-    thread::Builder::new()
-        .name("mcpv-epoch".to_owned())
-        .spawn(move || loop {
-            thread::sleep(EPOCH_TICK);
-            engine.increment_epoch();
-        })?;
+    thread::Builder::new().name("mcpv-epoch".to_owned()).spawn(move || loop {
+        thread::sleep(EPOCH_TICK);
+        engine.increment_epoch();
+    })?;
     Ok(())
 }

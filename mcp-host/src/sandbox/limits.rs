@@ -115,11 +115,7 @@ pub(crate) struct MemoryCap {
 
 impl MemoryCap {
     pub(crate) fn new(limit_bytes: u64) -> Self {
-        MemoryCap {
-            limit_bytes: usize::try_from(limit_bytes).unwrap_or(usize::MAX),
-            denied: false,
-            peak_bytes: 0,
-        }
+        MemoryCap { limit_bytes: usize::try_from(limit_bytes).unwrap_or(usize::MAX), denied: false, peak_bytes: 0 }
     }
 }
 
@@ -129,12 +125,7 @@ impl MemoryCap {
 const MAX_TABLE_ELEMENTS: usize = 100_000;
 
 impl wasmtime::ResourceLimiter for MemoryCap {
-    fn memory_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
+    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
         if desired > self.limit_bytes {
             self.denied = true;
             return Ok(false);
@@ -143,12 +134,7 @@ impl wasmtime::ResourceLimiter for MemoryCap {
         Ok(true)
     }
 
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
+    fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
         Ok(desired <= MAX_TABLE_ELEMENTS)
     }
 
@@ -169,25 +155,9 @@ mod tests {
     #[test]
     fn each_limit_message_names_its_flag_and_environment_variable() {
         let cases = [
-            (
-                SandboxError::OutOfFuel { limit: 5 },
-                "--max-fuel",
-                "MCP_VALIDATION_MAX_FUEL",
-            ),
-            (
-                SandboxError::OutOfMemory {
-                    limit_bytes: 64 << 20,
-                },
-                "--max-memory-mib",
-                "MCP_VALIDATION_MAX_MEMORY_MIB",
-            ),
-            (
-                SandboxError::Timeout {
-                    limit: Duration::from_secs(3),
-                },
-                "--timeout-secs",
-                "MCP_VALIDATION_TIMEOUT_SECS",
-            ),
+            (SandboxError::OutOfFuel { limit: 5 }, "--max-fuel", "MCP_VALIDATION_MAX_FUEL"),
+            (SandboxError::OutOfMemory { limit_bytes: 64 << 20 }, "--max-memory-mib", "MCP_VALIDATION_MAX_MEMORY_MIB"),
+            (SandboxError::Timeout { limit: Duration::from_secs(3) }, "--timeout-secs", "MCP_VALIDATION_TIMEOUT_SECS"),
         ];
         for (error, flag, env) in cases {
             let text = error.to_string();
@@ -198,16 +168,8 @@ mod tests {
             SandboxError::OutOfFuel { limit: 20_000_000_000 }.to_string(),
             "the call ran out of fuel (limit 20000000000 units); raise it with --max-fuel or MCP_VALIDATION_MAX_FUEL"
         );
-        assert!(SandboxError::OutOfMemory {
-            limit_bytes: 64 << 20
-        }
-        .to_string()
-        .contains("limit 64 MiB"));
-        assert!(SandboxError::Timeout {
-            limit: Duration::from_secs(3)
-        }
-        .to_string()
-        .contains("limit 3 s"));
+        assert!(SandboxError::OutOfMemory { limit_bytes: 64 << 20 }.to_string().contains("limit 64 MiB"));
+        assert!(SandboxError::Timeout { limit: Duration::from_secs(3) }.to_string().contains("limit 3 s"));
     }
 
     #[test]
@@ -216,9 +178,7 @@ mod tests {
         let mut cap = MemoryCap::new(1 << 20);
         assert!(cap.memory_growing(0, 1 << 20, None).unwrap());
         assert!(!cap.denied);
-        assert!(!cap
-            .memory_growing(1 << 20, (1 << 20) + 65536, None)
-            .unwrap());
+        assert!(!cap.memory_growing(1 << 20, (1 << 20) + 65536, None).unwrap());
         assert!(cap.denied);
         assert_eq!(cap.peak_bytes, 1 << 20);
     }

@@ -75,10 +75,8 @@ impl Sandbox {
     /// compiling on a cache miss) runs on its own thread, so the server can
     /// answer `initialize` and `tools/list` meanwhile. Calls wait for it.
     pub fn start(limits: Limits, cache_dir: CacheDir) -> Result<Sandbox, String> {
-        let engine =
-            engine::new_engine().map_err(|err| format!("cannot configure wasmtime: {err}"))?;
-        engine::start_epoch_clock(&engine)
-            .map_err(|err| format!("cannot start the epoch clock: {err}"))?;
+        let engine = engine::new_engine().map_err(|err| format!("cannot configure wasmtime: {err}"))?;
+        engine::start_epoch_clock(&engine).map_err(|err| format!("cannot start the epoch clock: {err}"))?;
         let (sender, ready) = watch::channel(None);
         let dir = match cache_dir {
             CacheDir::Disabled => None,
@@ -110,13 +108,11 @@ impl Sandbox {
 
     async fn prepared(&self) -> Result<Arc<InstancePre<CallState>>, SandboxError> {
         let mut ready = self.ready.clone();
-        let prepared = ready.wait_for(Option::is_some).await.map_err(|_| {
-            SandboxError::Unavailable("the preparation thread ended without a module".into())
-        })?;
-        match prepared
-            .as_ref()
-            .expect("wait_for returned a prepared module")
-        {
+        let prepared = ready
+            .wait_for(Option::is_some)
+            .await
+            .map_err(|_| SandboxError::Unavailable("the preparation thread ended without a module".into()))?;
+        match prepared.as_ref().expect("wait_for returned a prepared module") {
             Ok(pre) => Ok(Arc::clone(pre)),
             Err(why) => Err(SandboxError::Unavailable(why.clone())),
         }
@@ -138,10 +134,7 @@ impl Sandbox {
             () = &mut cancelled => return Err(SandboxError::Cancelled),
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let mut guard = StopOnDrop {
-            stop: Arc::clone(&stop),
-            running: true,
-        };
+        let mut guard = StopOnDrop { stop: Arc::clone(&stop), running: true };
         let limits = self.limits;
         let tool = tool.as_bytes().to_vec();
         let mut task = tokio::task::spawn_blocking({
@@ -186,10 +179,7 @@ impl Drop for StopOnDrop {
     fn drop(&mut self) {
         if self.running {
             self.stop.store(true, Ordering::Relaxed);
-            tracing::warn!(
-                code = "cancelled",
-                "call stopped: the call was cancelled (its request went away)"
-            );
+            tracing::warn!(code = "cancelled", "call stopped: the call was cancelled (its request went away)");
         }
     }
 }
@@ -197,27 +187,16 @@ impl Drop for StopOnDrop {
 /// Compile (or load) the module and pre-link it with every import a trap.
 fn prepare(engine: &wasmtime::Engine, cache_dir: Option<&Path>) -> Prepared {
     let started = Instant::now();
-    let (module, origin) = cache::load(
-        engine,
-        crate::module::BYTES,
-        crate::module::SHA256,
-        cache_dir,
-    )
-    .map_err(|err| format!("cannot compile the module: {err}"))?;
+    let (module, origin) = cache::load(engine, crate::module::BYTES, crate::module::SHA256, cache_dir)
+        .map_err(|err| format!("cannot compile the module: {err}"))?;
     let mut linker = Linker::new(engine);
     // No capabilities: wasm-bindgen's JS glue imports all become traps, and
     // there is no WASI. The byte ABI (mcpv_*) never calls an import.
-    linker
-        .define_unknown_imports_as_traps(&module)
-        .map_err(|err| format!("cannot link the module: {err}"))?;
-    let pre = linker
-        .instantiate_pre(&module)
-        .map_err(|err| format!("cannot pre-instantiate the module: {err}"))?;
+    linker.define_unknown_imports_as_traps(&module).map_err(|err| format!("cannot link the module: {err}"))?;
+    let pre = linker.instantiate_pre(&module).map_err(|err| format!("cannot pre-instantiate the module: {err}"))?;
     for export in ["memory", "mcpv_alloc", "mcpv_call"] {
         if module.get_export(export).is_none() {
-            return Err(format!(
-                "the module has no `{export}` export; is it the validation module?"
-            ));
+            return Err(format!("the module has no `{export}` export; is it the validation module?"));
         }
     }
     tracing::info!(
@@ -235,11 +214,7 @@ mod tests {
     use serde_json::json;
 
     fn limits() -> Limits {
-        Limits {
-            max_fuel: 10_000_000_000,
-            max_memory_bytes: 256 << 20,
-            timeout: Duration::from_secs(30),
-        }
+        Limits { max_fuel: 10_000_000_000, max_memory_bytes: 256 << 20, timeout: Duration::from_secs(30) }
     }
 
     #[test]
@@ -257,69 +232,40 @@ mod tests {
                 import.module(),
                 import.name()
             );
-            assert!(
-                import.module().ends_with("_bg.js"),
-                "unexpected import module {}",
-                import.module()
-            );
+            assert!(import.module().ends_with("_bg.js"), "unexpected import module {}", import.module());
         }
     }
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_call_runs_and_reports_its_cost() {
         let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
-        let args = json!({"rows": [{"k": "a"}, {"k": "A "}], "key": "k"})
-            .to_string()
-            .into_bytes();
-        let outcome = sandbox
-            .call("count_distinct", args, std::future::pending())
-            .await
-            .unwrap();
-        let Answer::Result(value) = outcome.answer else {
-            panic!("expected a result")
-        };
+        let args = json!({"rows": [{"k": "a"}, {"k": "A "}], "key": "k"}).to_string().into_bytes();
+        let outcome = sandbox.call("count_distinct", args, std::future::pending()).await.unwrap();
+        let Answer::Result(value) = outcome.answer else { panic!("expected a result") };
         assert_eq!(value["distinct_count"], json!(1));
         assert!(outcome.fuel_used > 0 && outcome.peak_memory_bytes > 0);
     }
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_cancelled_call_stops_with_cancelled() {
-        let sandbox = Sandbox::start(
-            Limits {
-                max_fuel: u64::MAX,
-                ..limits()
-            },
-            CacheDir::Disabled,
-        )
-        .unwrap();
+        let sandbox = Sandbox::start(Limits { max_fuel: u64::MAX, ..limits() }, CacheDir::Disabled).unwrap();
         sandbox.ready().await.unwrap();
-        let rows: Vec<_> = (0..5000)
-            .map(|i| json!({"id": i, "name": format!("name {i} {}", i * 7919 % 1000)}))
-            .collect();
-        let args = json!({"rows": rows, "key": "id", "match_fields": ["name"], "similarity_threshold": 0.99}).to_string();
+        let rows: Vec<_> =
+            (0..5000).map(|i| json!({"id": i, "name": format!("name {i} {}", i * 7919 % 1000)})).collect();
+        let args =
+            json!({"rows": rows, "key": "id", "match_fields": ["name"], "similarity_threshold": 0.99}).to_string();
         let started = Instant::now();
         let cancel = tokio::time::sleep(Duration::from_millis(200));
-        let outcome = sandbox
-            .call("duplicate_report", args.into_bytes(), cancel)
-            .await;
+        let outcome = sandbox.call("duplicate_report", args.into_bytes(), cancel).await;
         assert_eq!(outcome.unwrap_err(), SandboxError::Cancelled);
-        assert!(
-            started.elapsed() < Duration::from_secs(3),
-            "{:?}",
-            started.elapsed()
-        );
+        assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     }
 
     #[tokio::test(flavor = "multi_thread")]
     async fn an_unknown_tool_is_the_cores_argument_error() {
         let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
-        let outcome = sandbox
-            .call("nope", b"{}".to_vec(), std::future::pending())
-            .await
-            .unwrap();
-        let Answer::ArgumentError(err) = outcome.answer else {
-            panic!("expected an argument error")
-        };
+        let outcome = sandbox.call("nope", b"{}".to_vec(), std::future::pending()).await.unwrap();
+        let Answer::ArgumentError(err) = outcome.answer else { panic!("expected an argument error") };
         assert_eq!(err.code, "unknown_tool");
     }
 }

@@ -42,11 +42,7 @@ async fn session_delete_is_ok(
 }
 
 /// Serve until Ctrl-C or SIGTERM.
-pub async fn serve(
-    server: ValidationServer,
-    address: SocketAddr,
-    max_message_bytes: usize,
-) -> io::Result<()> {
+pub async fn serve(server: ValidationServer, address: SocketAddr, max_message_bytes: usize) -> io::Result<()> {
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_max_request_body_bytes(max_message_bytes);
@@ -68,14 +64,8 @@ pub async fn serve(
     }
     let shutdown = config.cancellation_token.clone();
     let service: StreamableHttpService<ValidationServer, LocalSessionManager> =
-        StreamableHttpService::new(
-            move || Ok(server.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
-    let router = axum::Router::new()
-        .nest_service(PATH, service)
-        .layer(axum::middleware::from_fn(session_delete_is_ok));
+        StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
+    let router = axum::Router::new().nest_service(PATH, service).layer(axum::middleware::from_fn(session_delete_is_ok));
     let listener = tokio::net::TcpListener::bind(address).await?;
     let local = listener.local_addr()?;
     // Replies go out as several small SSE writes; without TCP_NODELAY, Nagle

@@ -176,19 +176,13 @@ mod tests {
 
     #[test]
     fn finds_a_numeric_or_string_id_wherever_it_is() {
-        assert_eq!(
-            id(r#"{"jsonrpc":"2.0","id":7,"method":"x"}"#),
-            Some(NumberOrString::Number(7))
-        );
+        assert_eq!(id(r#"{"jsonrpc":"2.0","id":7,"method":"x"}"#), Some(NumberOrString::Number(7)));
         assert_eq!(
             id(r#"{"method":"x","params":{"id":1,"a":[{"id":2}]},"id":"abc"}"#),
             Some(NumberOrString::String("abc".into()))
         );
         assert_eq!(id(r#"{ "id" : 42 }"#), Some(NumberOrString::Number(42)));
-        assert_eq!(
-            id(r#"{"id":"a\"b"}"#),
-            Some(NumberOrString::String("a\"b".into()))
-        );
+        assert_eq!(id(r#"{"id":"a\"b"}"#), Some(NumberOrString::String("a\"b".into())));
     }
 
     #[test]
@@ -203,17 +197,9 @@ mod tests {
 
     #[test]
     fn finds_the_id_of_a_message_too_deep_to_parse() {
-        let deep = format!(
-            r#"{{"jsonrpc":"2.0","id":9,"params":{}{}}}"#,
-            "[".repeat(100_000),
-            "]".repeat(100_000)
-        );
+        let deep = format!(r#"{{"jsonrpc":"2.0","id":9,"params":{}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
         assert_eq!(id(&deep), Some(NumberOrString::Number(9)));
-        let deep_then_id = format!(
-            r#"{{"params":{}{},"id":10}}"#,
-            "[".repeat(100_000),
-            "]".repeat(100_000)
-        );
+        let deep_then_id = format!(r#"{{"params":{}{},"id":10}}"#, "[".repeat(100_000), "]".repeat(100_000));
         assert_eq!(id(&deep_then_id), Some(NumberOrString::Number(10)));
     }
 
@@ -224,19 +210,12 @@ mod tests {
             let mut sniffer = IdSniffer::default();
             sniffer.feed(&message[..split]);
             sniffer.feed(&message[split..]);
-            assert_eq!(
-                sniffer.id(),
-                Some(NumberOrString::Number(12345)),
-                "split at {split}"
-            );
+            assert_eq!(sniffer.id(), Some(NumberOrString::Number(12345)), "split at {split}");
         }
     }
 
     #[test]
     fn a_truncated_message_still_gives_a_leading_id() {
-        assert_eq!(
-            id(r#"{"jsonrpc":"2.0","id":3,"params":{"rows":["#),
-            Some(NumberOrString::Number(3))
-        );
+        assert_eq!(id(r#"{"jsonrpc":"2.0","id":3,"params":{"rows":["#), Some(NumberOrString::Number(3)));
     }
 }

@@ -35,43 +35,22 @@ use crate::server::ValidationServer;
 
 /// Serve MCP on this process's stdin and stdout until stdin closes.
 pub async fn serve(server: ValidationServer, max_message_bytes: usize) -> io::Result<()> {
-    serve_io(
-        server,
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        max_message_bytes,
-    )
-    .await
+    serve_io(server, tokio::io::stdin(), tokio::io::stdout(), max_message_bytes).await
 }
 
 /// Serve MCP on any byte streams (stdio in production, pipes in tests).
-pub async fn serve_io<R, W>(
-    server: ValidationServer,
-    input: R,
-    output: W,
-    max_message_bytes: usize,
-) -> io::Result<()>
+pub async fn serve_io<R, W>(server: ValidationServer, input: R, output: W, max_message_bytes: usize) -> io::Result<()>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let out = Arc::new(Output {
-        writer: Mutex::new(Box::new(output)),
-    });
+    let out = Arc::new(Output { writer: Mutex::new(Box::new(output)) });
     // A small queue: each entry may be a message of up to the size cap.
     let (inbox, messages) = mpsc::channel(4);
-    let reader = tokio::spawn(read_messages(
-        input,
-        max_message_bytes,
-        inbox,
-        Arc::clone(&out),
-    ));
+    let reader = tokio::spawn(read_messages(input, max_message_bytes, inbox, Arc::clone(&out)));
     let messages = Arc::new(Mutex::new(messages));
     loop {
-        let transport = StdioTransport {
-            messages: Arc::clone(&messages),
-            out: Arc::clone(&out),
-        };
+        let transport = StdioTransport { messages: Arc::clone(&messages), out: Arc::clone(&out) };
         match rmcp::serve_server(server.clone(), transport).await {
             Ok(running) => {
                 let reason = running.waiting().await;
@@ -128,10 +107,7 @@ struct StdioTransport {
 impl Transport<RoleServer> for StdioTransport {
     type Error = io::Error;
 
-    fn send(
-        &mut self,
-        item: ServerJsonRpcMessage,
-    ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+    fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
         let out = Arc::clone(&self.out);
         async move { out.send(item).await }
     }
@@ -188,11 +164,7 @@ async fn read_messages<R: AsyncRead + Unpin>(
             continue;
         }
         if let Some((sniffer, size)) = oversized.take() {
-            out.reply_error(
-                sniffer.id(),
-                too_large(size - usize::from(newline.is_some()), max_message_bytes),
-            )
-            .await;
+            out.reply_error(sniffer.id(), too_large(size - usize::from(newline.is_some()), max_message_bytes)).await;
         } else if !line.is_empty() {
             let text = std::mem::take(&mut line);
             match tokio::task::spawn_blocking(move || decode(&text)).await {
@@ -237,10 +209,7 @@ fn decode(line: &[u8]) -> Decoded {
         // Well-formed JSON that is no MCP message. Without an id it is a
         // notification nobody waits on (rmcp ignores unknown ones too).
         return match id {
-            Some(id) => Decoded::Reply(
-                Some(id),
-                ErrorData::invalid_request(format!("Invalid request: {err}"), None),
-            ),
+            Some(id) => Decoded::Reply(Some(id), ErrorData::invalid_request(format!("Invalid request: {err}"), None)),
             None => {
                 tracing::debug!("ignoring a message that is not a known MCP notification: {err}");
                 Decoded::Skip
@@ -252,10 +221,7 @@ fn decode(line: &[u8]) -> Decoded {
     } else {
         format!("the message is not valid JSON ({err})")
     };
-    Decoded::Reply(
-        id,
-        ErrorData::parse_error(format!("Parse error: {why}"), None),
-    )
+    Decoded::Reply(id, ErrorData::parse_error(format!("Parse error: {why}"), None))
 }
 
 fn too_large(size: usize, limit: usize) -> ErrorData {
@@ -307,11 +273,7 @@ mod tests {
         match decode(line.as_bytes()) {
             Decoded::Reply(Some(RequestId::Number(8)), error) => {
                 assert_eq!(error.code.0, -32700);
-                assert!(
-                    error.message.contains("nested more than 128 levels"),
-                    "{}",
-                    error.message
-                );
+                assert!(error.message.contains("nested more than 128 levels"), "{}", error.message);
             }
             _ => panic!("expected a parse error for id 8"),
         }
@@ -335,8 +297,7 @@ mod tests {
         assert_eq!(error.code.0, -32600);
         assert!(error.message.contains("50000000 bytes") && error.message.contains("16 MiB"));
         assert!(
-            error.message.contains("--max-message-mib")
-                && error.message.contains("MCP_VALIDATION_MAX_MESSAGE_MIB")
+            error.message.contains("--max-message-mib") && error.message.contains("MCP_VALIDATION_MAX_MESSAGE_MIB")
         );
     }
 }

@@ -30,28 +30,20 @@ pub fn shared_cache_dir() -> PathBuf {
 
 /// A fresh, empty directory under the target tmp dir.
 pub fn fresh_dir(name: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("{name}-{}-{nanos}", std::process::id()));
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
 /// Whether a test that needs an optional tool must fail (CI) rather than skip.
 pub fn require_all_tests() -> bool {
-    std::env::var_os("MCPV_REQUIRE_ALL_TESTS")
-        .is_some_and(|value| !value.is_empty() && value != "0")
+    std::env::var_os("MCPV_REQUIRE_ALL_TESTS").is_some_and(|value| !value.is_empty() && value != "0")
 }
 
 /// Skip (loudly) or fail, depending on `MCPV_REQUIRE_ALL_TESTS`.
 pub fn skip_or_fail(why: &str) {
-    assert!(
-        !require_all_tests(),
-        "MCPV_REQUIRE_ALL_TESTS is set, so this cannot be skipped: {why}"
-    );
+    assert!(!require_all_tests(), "MCPV_REQUIRE_ALL_TESTS is set, so this cannot be skipped: {why}");
     // Straight to the stderr handle: the test harness captures `eprintln!`,
     // and a skip nobody sees is a silent one.
     let _ = writeln!(
@@ -114,9 +106,7 @@ impl StdioServer {
                     let mut inbox = lock.lock().unwrap();
                     match serde_json::from_slice::<Value>(&line) {
                         Ok(value) => inbox.messages.push_back(value),
-                        Err(_) => inbox
-                            .garbage
-                            .push(String::from_utf8_lossy(&line).into_owned()),
+                        Err(_) => inbox.garbage.push(String::from_utf8_lossy(&line).into_owned()),
                     }
                     wake.notify_all();
                 }
@@ -137,13 +127,7 @@ impl StdioServer {
             });
         }
         let stdin = child.stdin.take().unwrap();
-        StdioServer {
-            child,
-            stdin: Some(stdin),
-            inbox,
-            stderr,
-            next_id: 0,
-        }
+        StdioServer { child, stdin: Some(stdin), inbox, stderr, next_id: 0 }
     }
 
     /// Start with default flags and complete the `initialize` handshake.
@@ -187,11 +171,7 @@ impl StdioServer {
             "initialize",
             json!({"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcp-host-tests", "version": "0"}}),
         );
-        assert!(
-            response.get("result").is_some(),
-            "initialize failed: {response}\n{}",
-            self.stderr()
-        );
+        assert!(response.get("result").is_some(), "initialize failed: {response}\n{}", self.stderr());
         self.notify("notifications/initialized", json!({}));
         response
     }
@@ -201,30 +181,18 @@ impl StdioServer {
         let response = self.request("tools/call", json!({"name": name, "arguments": arguments}));
         match response.get("result") {
             Some(result) => result.clone(),
-            None => panic!(
-                "tools/call {name} gave no result: {response}\nstderr:\n{}",
-                self.stderr()
-            ),
+            None => panic!("tools/call {name} gave no result: {response}\nstderr:\n{}", self.stderr()),
         }
     }
 
     /// Wait for the message whose `id` is `id`.
     pub fn wait_for_id(&mut self, id: &Value, timeout: Duration) -> Value {
         self.wait_for(|message| message.get("id") == Some(id), timeout)
-            .unwrap_or_else(|| {
-                panic!(
-                    "no response with id {id} within {timeout:?}; stderr:\n{}",
-                    self.stderr()
-                )
-            })
+            .unwrap_or_else(|| panic!("no response with id {id} within {timeout:?}; stderr:\n{}", self.stderr()))
     }
 
     /// Wait for (and remove) the first message matching `matches`.
-    pub fn wait_for(
-        &mut self,
-        matches: impl Fn(&Value) -> bool,
-        timeout: Duration,
-    ) -> Option<Value> {
+    pub fn wait_for(&mut self, matches: impl Fn(&Value) -> bool, timeout: Duration) -> Option<Value> {
         let deadline = Instant::now() + timeout;
         let (lock, wake) = &*self.inbox;
         let mut inbox = lock.lock().unwrap();
@@ -242,14 +210,7 @@ impl StdioServer {
 
     /// Every message received and not yet taken.
     pub fn pending_messages(&self) -> Vec<Value> {
-        self.inbox
-            .0
-            .lock()
-            .unwrap()
-            .messages
-            .iter()
-            .cloned()
-            .collect()
+        self.inbox.0.lock().unwrap().messages.iter().cloned().collect()
     }
 
     /// Lines on stdout that were not JSON (protocol only on stdout: empty).
@@ -302,9 +263,7 @@ impl Drop for StdioServer {
 
 /// The text of a result's first content block.
 pub fn text_of(result: &Value) -> &str {
-    result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no text content in {result}"))
+    result["content"][0]["text"].as_str().unwrap_or_else(|| panic!("no text content in {result}"))
 }
 
 pub fn is_error(result: &Value) -> bool {
@@ -360,11 +319,7 @@ impl HttpServer {
             }
         };
         let server = HttpServer { child, url, stderr };
-        assert!(
-            found,
-            "the HTTP server did not report its address; stderr:\n{}",
-            server.stderr()
-        );
+        assert!(found, "the HTTP server did not report its address; stderr:\n{}", server.stderr());
         server
     }
 
@@ -407,31 +362,16 @@ pub struct HttpSession {
 
 impl HttpSession {
     pub fn open(url: &str, version: &str) -> HttpSession {
-        let client = reqwest::blocking::Client::builder()
-            .timeout(DEFAULT_WAIT)
-            .build()
-            .unwrap();
-        let mut session = HttpSession {
-            client,
-            url: url.to_owned(),
-            version: version.to_owned(),
-            session_id: None,
-            next_id: 0,
-        };
+        let client = reqwest::blocking::Client::builder().timeout(DEFAULT_WAIT).build().unwrap();
+        let mut session =
+            HttpSession { client, url: url.to_owned(), version: version.to_owned(), session_id: None, next_id: 0 };
         let (response, headers) = session.post_raw(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
                 "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcp-host-tests", "version": "0"}}}),
         );
-        assert!(
-            response["result"]["serverInfo"].is_object(),
-            "initialize over HTTP failed: {response}"
-        );
-        session.session_id = headers
-            .get("mcp-session-id")
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned);
-        let status =
-            session.post_status(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        assert!(response["result"]["serverInfo"].is_object(), "initialize over HTTP failed: {response}");
+        session.session_id = headers.get("mcp-session-id").and_then(|value| value.to_str().ok()).map(str::to_owned);
+        let status = session.post_status(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         assert_eq!(status, 202, "notifications/initialized");
         session
     }
@@ -481,10 +421,7 @@ impl HttpSession {
 
     pub fn request(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
-        self.post_raw(
-            &json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}),
-        )
-        .0
+        self.post_raw(&json!({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})).0
     }
 
     pub fn call_tool(&mut self, name: &str, arguments: Value) -> Value {
@@ -503,11 +440,8 @@ pub fn parse_http_reply(status: u16, body: &str) -> Value {
     }
     let mut last = None;
     for event in body.split("\n\n") {
-        let data: Vec<&str> = event
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .map(str::trim_start)
-            .collect();
+        let data: Vec<&str> =
+            event.lines().filter_map(|line| line.strip_prefix("data:")).map(str::trim_start).collect();
         if data.is_empty() {
             continue;
         }
@@ -565,16 +499,8 @@ pub fn small_call_arguments() -> Value {
 /// Check the answer to [`small_call_arguments`] on `count_distinct`.
 pub fn assert_small_call_ok(result: &Value) {
     assert!(!is_error(result), "expected a normal result, got {result}");
-    assert_eq!(
-        result["structuredContent"]["distinct_count"],
-        json!(2),
-        "{result}"
-    );
-    assert_eq!(
-        result["structuredContent"]["row_count"],
-        json!(3),
-        "{result}"
-    );
+    assert_eq!(result["structuredContent"]["distinct_count"], json!(2), "{result}");
+    assert_eq!(result["structuredContent"]["row_count"], json!(3), "{result}");
 }
 
 /// `duplicate_report` arguments that take seconds: every pair of `count`
