@@ -9,6 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 scripts/ensure-tools.sh
+scripts/ensure-host-test-tools.sh
 scripts/build-wasm.sh
 cargo test --workspace
 scripts/test-npm.sh
