@@ -43,19 +43,24 @@ pub fn parse_float(s: &str) -> Option<f64> {
 /// no longer an int), and one whose nearest `f64` would overflow
 /// (|n| >= 2^1024 - 2^970, about 1.8e308) as `None`.
 pub fn parse_int(s: &str) -> Option<Number> {
-    let ascii = to_ascii_number_text(s)?;
-    let cleaned = remove_underscores(&ascii)?;
-    let (negative, digits) = split_sign(trim_c_space(&cleaned));
-    let all_digits = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-    if !all_digits || digits.len() > INT_MAX_STR_DIGITS {
-        return None;
-    }
-    int_number(negative, digits.trim_start_matches('0'))
+    let (negative, digits) = int_parts(s)?;
+    int_number(negative, &digits)
 }
 
 /// What `str(int(s))` prints: the exact decimal digits of Python `int(s)`,
 /// however large; `None` where `int(s)` raises.
 pub fn int_text(s: &str) -> Option<String> {
+    let (negative, digits) = int_parts(s)?;
+    Some(match (digits.is_empty(), negative) {
+        (true, _) => "0".to_owned(),
+        (false, true) => format!("-{digits}"),
+        (false, false) => digits,
+    })
+}
+
+/// The sign and the ASCII digits (leading zeros removed, so empty for zero)
+/// of Python `int(s)`; `None` where `int(s)` raises.
+fn int_parts(s: &str) -> Option<(bool, String)> {
     let ascii = to_ascii_number_text(s)?;
     let cleaned = remove_underscores(&ascii)?;
     let (negative, digits) = split_sign(trim_c_space(&cleaned));
@@ -63,12 +68,7 @@ pub fn int_text(s: &str) -> Option<String> {
     if !all_digits || digits.len() > INT_MAX_STR_DIGITS {
         return None;
     }
-    let digits = digits.trim_start_matches('0');
-    Some(match (digits.is_empty(), negative) {
-        (true, _) => "0".to_owned(),
-        (false, true) => format!("-{digits}"),
-        (false, false) => digits.to_owned(),
-    })
+    Some((negative, digits.trim_start_matches('0').to_owned()))
 }
 
 /// `CPython`'s `_PyUnicode_TransformDecimalAndSpaceToASCII`, or `None` where it
