@@ -49,12 +49,18 @@ if [[ "${MCPV_WASM_OPT:-1}" != 0 ]]; then
   wasm="$work/opt.wasm"
 fi
 
+# Copy only what changed: the native host's build script watches the .wasm,
+# and a fresh mtime on identical bytes would relink the server (minutes, with
+# LTO) on every run of this script.
+install_if_changed() {
+  cmp -s "$1" "$2" 2>/dev/null || cp "$1" "$2"
+}
 mkdir -p "$out/wasm"
-cp "$wasm" "$out/wasm/${name}_bg.wasm"
-cp "$work/web/$name.js" "$out/wasm/$name.js"
+install_if_changed "$wasm" "$out/wasm/${name}_bg.wasm"
+install_if_changed "$work/web/$name.js" "$out/wasm/$name.js"
 # The nodejs glue is CommonJS; .cjs keeps it so inside a "type": "module" package.
 # It reads ${__dirname}/${name}_bg.wasm, the same file the web glue fetches.
-cp "$work/nodejs/$name.js" "$out/wasm/${name}_node.cjs"
+install_if_changed "$work/nodejs/$name.js" "$out/wasm/${name}_node.cjs"
 
 # One source for the JS layer: its only ES module syntax is the final export
 # line, which becomes a module.exports assignment.

@@ -1,0 +1,201 @@
+//! The same job in process, in each runtime: the arguments as JSON text in,
+//! the result as JSON text out.
+//!
+//! - native: `validation_core::call_tool_json`;
+//! - wasmtime: the host's own `Sandbox`, a fresh instance per call exactly as
+//!   the server runs it, under the server's default limits;
+//! - Node: the npm package's `callToolJson` (`npm/bench/inprocess.mjs`).
+
+use std::future::pending;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use mcp_validation_server::cli::{DEFAULT_MAX_FUEL, DEFAULT_MAX_MEMORY_MIB, DEFAULT_TIMEOUT_SECS};
+use mcp_validation_server::sandbox::{Answer, CacheDir, Limits, Sandbox};
+use serde::Deserialize;
+use tokio::runtime::Runtime;
+
+use crate::data::Workload;
+use crate::stats::Samples;
+
+/// One runtime's timings on one workload.
+pub(crate) struct Timed {
+    /// The first call on these arguments (not in `samples`).
+    pub(crate) first: f64,
+    /// The calls after it.
+    pub(crate) samples: Samples,
+    /// The last result's JSON text.
+    pub(crate) output: String,
+}
+
+/// Native: `call_tool_json`, one untimed-for-the-median first call, then `runs`.
+pub(crate) fn native(workload: &Workload, runs: usize) -> Result<Timed, String> {
+    let once = || -> Result<(Duration, String), String> {
+        let started = Instant::now();
+        let out = validation_core::call_tool_json(workload.tool, workload.args.as_bytes())
+            .map_err(|err| format!("native {}: {}", workload.label, err.message))?;
+        Ok((started.elapsed(), out))
+    };
+    let (first, mut output) = once()?;
+    let mut samples = Samples::default();
+    for _ in 0..runs {
+        drop(output);
+        let (elapsed, out) = once()?;
+        samples.push(elapsed);
+        output = out;
+    }
+    Ok(Timed { first: first.as_secs_f64(), samples, output })
+}
+
+/// The module in wasmtime, through the host's `Sandbox`.
+pub(crate) struct Wasm {
+    runtime: Runtime,
+    sandbox: Sandbox,
+    /// Compiling or loading the module, until the first call can run.
+    pub(crate) prepare: Duration,
+}
+
+/// What the sandbox figures add to [`Timed`].
+pub(crate) struct WasmTimed {
+    /// In the sandbox: a fresh instance, the arguments copied in, the check,
+    /// the result copied out (JSON text in, JSON text out).
+    pub(crate) timed: Timed,
+    /// The same calls timed around `Sandbox::call`, which also hops to a
+    /// blocking thread and parses the result into a `serde_json::Value` for
+    /// the MCP layer.
+    pub(crate) with_decode: Samples,
+    pub(crate) fuel: u64,
+    pub(crate) peak_linear_memory: usize,
+}
+
+impl Wasm {
+    pub(crate) fn start(cache_dir: &Path) -> Result<Wasm, String> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|err| format!("cannot start a tokio runtime: {err}"))?;
+        let limits = Limits {
+            max_fuel: DEFAULT_MAX_FUEL,
+            max_memory_bytes: DEFAULT_MAX_MEMORY_MIB << 20,
+            timeout: Duration::from_secs(DEFAULT_TIMEOUT_SECS),
+        };
+        let started = Instant::now();
+        let sandbox = runtime.block_on(async {
+            let sandbox = Sandbox::start(limits, CacheDir::At(cache_dir.to_owned()))?;
+            sandbox.ready().await.map_err(|err| err.to_string())?;
+            Ok::<_, String>(sandbox)
+        })?;
+        Ok(Wasm { runtime, sandbox, prepare: started.elapsed() })
+    }
+
+    fn once(&self, workload: &Workload) -> Result<(Duration, Duration, String, u64, usize), String> {
+        let args = workload.args.as_bytes().to_vec();
+        let started = Instant::now();
+        let outcome = self
+            .runtime
+            .block_on(self.sandbox.call(workload.tool, args, pending()))
+            .map_err(|err| format!("wasmtime {}: {err}", workload.label))?;
+        let wall = started.elapsed();
+        let Answer::Result(value) = outcome.answer else {
+            return Err(format!("wasmtime {}: an argument error", workload.label));
+        };
+        Ok((outcome.elapsed, wall, value.to_string(), outcome.fuel_used, outcome.peak_memory_bytes))
+    }
+
+    pub(crate) fn run(&self, workload: &Workload, runs: usize) -> Result<WasmTimed, String> {
+        let (first, _, mut output, fuel, peak) = self.once(workload)?;
+        let mut samples = Samples::default();
+        let mut with_decode = Samples::default();
+        for _ in 0..runs {
+            drop(output);
+            let (elapsed, wall, out, _, _) = self.once(workload)?;
+            samples.push(elapsed);
+            with_decode.push(wall);
+            output = out;
+        }
+        Ok(WasmTimed {
+            timed: Timed { first: first.as_secs_f64(), samples, output },
+            with_decode,
+            fuel,
+            peak_linear_memory: peak,
+        })
+    }
+}
+
+/// The npm package in Node: one `node npm/bench/inprocess.mjs` process for
+/// every workload.
+pub(crate) struct NodeRun {
+    pub(crate) version: String,
+    /// Importing the package (compiling and instantiating the module).
+    pub(crate) import: f64,
+    /// Per workload, in the order given.
+    pub(crate) timed: Vec<Timed>,
+}
+
+#[derive(Deserialize)]
+struct NodeReport {
+    node: String,
+    import_ms: f64,
+    workloads: Vec<NodeWorkload>,
+}
+
+#[derive(Deserialize)]
+struct NodeWorkload {
+    id: String,
+    first_ms: f64,
+    runs_ms: Vec<f64>,
+}
+
+pub(crate) fn node(
+    node: &str,
+    script: &Path,
+    work_dir: &Path,
+    workloads: &[&Workload],
+    runs: usize,
+) -> Result<NodeRun, String> {
+    let dir = work_dir.join("node");
+    std::fs::create_dir_all(&dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    let mut entries = Vec::new();
+    let mut outputs: Vec<PathBuf> = Vec::new();
+    for workload in workloads {
+        let args_path = dir.join(format!("{}.args.json", workload.id));
+        let out_path = dir.join(format!("{}.out.json", workload.id));
+        std::fs::write(&args_path, &workload.args).map_err(|err| format!("{}: {err}", args_path.display()))?;
+        entries.push(serde_json::json!({
+            "id": workload.id,
+            "tool": workload.tool,
+            "args_path": args_path,
+            "runs": runs,
+            "out_path": out_path,
+        }));
+        outputs.push(out_path);
+    }
+    let manifest = dir.join("manifest.json");
+    std::fs::write(&manifest, serde_json::json!({ "workloads": entries }).to_string())
+        .map_err(|err| format!("{}: {err}", manifest.display()))?;
+    let out =
+        Command::new(node).arg(script).arg(&manifest).output().map_err(|err| format!("cannot run {node}: {err}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{node} {} failed ({}):\n{}",
+            script.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let report: NodeReport =
+        serde_json::from_slice(&out.stdout).map_err(|err| format!("cannot read the Node script's report: {err}"))?;
+    let mut timed = Vec::new();
+    for ((workload, result), path) in workloads.iter().zip(&report.workloads).zip(&outputs) {
+        if result.id != workload.id {
+            return Err(format!("the Node script answered {} for {}", result.id, workload.id));
+        }
+        timed.push(Timed {
+            first: result.first_ms / 1e3,
+            samples: Samples(result.runs_ms.iter().map(|ms| ms / 1e3).collect()),
+            output: std::fs::read_to_string(path).map_err(|err| format!("{}: {err}", path.display()))?,
+        });
+    }
+    Ok(NodeRun { version: report.node, import: report.import_ms / 1e3, timed })
+}

@@ -1,0 +1,42 @@
+// The npm package's part of the benchmark (scripts/bench.sh runs it through
+// the Rust program in bench/, which reads what this prints):
+//
+//   node bench/inprocess.mjs MANIFEST.json
+//
+// MANIFEST: {"workloads": [{"id", "tool", "args_path", "runs", "out_path"}]}.
+// For each workload: read the arguments as text, time a first callToolJson
+// (the first call on these arguments: the module's memory grows to fit), then
+// `runs` more (warm), and write the last result's text to out_path so the
+// caller can compare it with the native core's, byte for byte.
+//
+// Prints one JSON object on stdout:
+//   {"node": "v20...", "import_ms": n,
+//    "workloads": [{"id", "first_ms", "runs_ms": [...], "out_bytes"}]}
+import { readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+const manifest = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+
+// Loading the package compiles and instantiates the module.
+const importStarted = performance.now();
+const { callToolJson } = await import('../src/node.mjs');
+const importMs = performance.now() - importStarted;
+
+const workloads = [];
+for (const { id, tool, args_path: argsPath, runs, out_path: outPath } of manifest.workloads) {
+  const args = readFileSync(argsPath, 'utf8');
+  let started = performance.now();
+  let out = callToolJson(tool, args);
+  const firstMs = performance.now() - started;
+  const runsMs = [];
+  for (let i = 0; i < runs; i += 1) {
+    out = undefined; // let the previous result go before the next call
+    started = performance.now();
+    out = callToolJson(tool, args);
+    runsMs.push(performance.now() - started);
+  }
+  writeFileSync(outPath, out);
+  workloads.push({ id, first_ms: firstMs, runs_ms: runsMs, out_bytes: Buffer.byteLength(out) });
+}
+
+process.stdout.write(`${JSON.stringify({ node: process.version, import_ms: importMs, workloads })}\n`);
