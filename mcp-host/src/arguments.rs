@@ -67,7 +67,10 @@ mod tests {
     use serde_json::json;
 
     fn object(value: Value) -> Map<String, Value> {
-        value.as_object().unwrap().clone()
+        match value {
+            Value::Object(map) => map,
+            other => panic!("not an object: {other}"),
+        }
     }
 
     #[test]

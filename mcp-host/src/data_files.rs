@@ -110,7 +110,7 @@ files under DIR); pass the data as \"rows\" or \"csv\" instead"
 
     fn read_capped(&self, path: &Path, requested: &str) -> Result<Vec<u8>, String> {
         let file = File::open(path).map_err(|err| format!("cannot read {requested:?}: {err}"))?;
-        let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let size = file.metadata().map_or(0, |m| m.len());
         if size > self.max_bytes {
             return Err(format!(
                 "cannot read {requested:?}: it is {size} bytes, over the {} byte limit; raise it with --max-file-mib \
