@@ -1,6 +1,10 @@
 //! What the host adds to a call's arguments before the module sees them: the
 //! server's default `max_listed`, and the data of a `path`.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::data_files::{DataRoots, FileData};
@@ -43,6 +47,36 @@ impl CallSettings {
             }
             // The array's text goes in as it is, unparsed: the module parses it once.
             FileData::JsonArray(rows) => Ok(splice_rows(&arguments, &rows)),
+        }
+    }
+}
+
+impl CallSettings {
+    /// [`CallSettings::prepare`] for arguments that arrive as the JSON text
+    /// of an object (stdio): the same bytes for the module, built without a
+    /// tree of the arguments unless a file is read for the call. Only the
+    /// top level is read, to see which arguments are there.
+    pub fn prepare_text(&self, tool: &str, text: &str) -> Result<Vec<u8>, String> {
+        if !ROW_TOOLS.contains(&tool) {
+            return Ok(text.as_bytes().to_vec());
+        }
+        let top: HashMap<Cow<'_, str>, &RawValue> =
+            serde_json::from_str(text).map_err(|err| format!("the arguments are not a JSON object: {err}"))?;
+        let path_alone = !top.contains_key("rows") && !top.contains_key("csv");
+        if path_alone && top.get("path").is_some_and(|path| path.get().starts_with('"')) {
+            // A file is read for this call: the object path decides, as for
+            // arguments that arrive parsed.
+            let arguments: Map<String, Value> = serde_json::from_str(text).map_err(|err| err.to_string())?;
+            return self.prepare(tool, arguments);
+        }
+        match self.default_max_listed {
+            Some(cap) if !top.contains_key("max_listed") => {
+                // Appended last, where `Map::entry` would have put it.
+                let body = text.trim_end().strip_suffix('}').ok_or("the arguments are not a JSON object")?;
+                let separator = if top.is_empty() { "" } else { "," };
+                Ok(format!("{body}{separator}\"max_listed\":{cap}}}").into_bytes())
+            }
+            _ => Ok(text.as_bytes().to_vec()),
         }
     }
 }
@@ -91,6 +125,38 @@ mod tests {
         let arguments = object(json!({"key": "id"}));
         assert_eq!(splice_rows(&arguments, b"[{\"id\": 1.0}]"), br#"{"key":"id","rows":[{"id": 1.0}]}"#);
         assert_eq!(splice_rows(&Map::new(), b"[]"), br#"{"rows":[]}"#);
+    }
+
+    #[test]
+    fn arguments_as_text_are_prepared_as_the_object_would_be() {
+        let capped = CallSettings { default_max_listed: Some(20), data_roots: DataRoots::default() };
+        let uncapped = CallSettings::default();
+        for (tool, text) in [
+            ("count_distinct", r#"{"rows": [{"id": 1.50}], "key": "id"}"#),
+            ("count_distinct", r#"{"rows":[],"key":"id","max_listed":3}"#),
+            ("count_distinct", r#"{"rows":[],"key":"id","max_listed":null}"#),
+            ("validate_rows", "{ }"),
+            ("validate_rows", r#"{"csv":"a\nb","columns":[],"path":"x.csv"}"#),
+            ("reconcile", r#"{"movements": [1e2]}"#),
+        ] {
+            for settings in [&capped, &uncapped] {
+                let from_text: Value = serde_json::from_slice(&settings.prepare_text(tool, text).unwrap()).unwrap();
+                let from_object: Value =
+                    serde_json::from_slice(&settings.prepare(tool, serde_json::from_str(text).unwrap()).unwrap())
+                        .unwrap();
+                assert_eq!(from_text, from_object, "{tool} {text}");
+                assert_eq!(
+                    from_text.as_object().unwrap().keys().collect::<Vec<_>>(),
+                    from_object.as_object().unwrap().keys().collect::<Vec<_>>()
+                );
+            }
+        }
+        // With nothing to add, the client's text goes through untouched.
+        let text = r#"{"rows": [{"id": 1.50}], "key": "id", "max_listed": 3}"#;
+        assert_eq!(capped.prepare_text("count_distinct", text).unwrap(), text.as_bytes());
+        // A path alone is read (here: refused) exactly as on the object path.
+        let err = uncapped.prepare_text("validate_rows", r#"{"path": "/etc/passwd", "columns": []}"#).unwrap_err();
+        assert!(err.contains("no file access"), "{err}");
     }
 
     #[test]

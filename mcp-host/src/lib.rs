@@ -14,6 +14,7 @@ pub mod arguments;
 pub mod cli;
 pub mod data_files;
 pub mod module;
+mod pretty;
 pub mod sandbox;
 pub mod server;
 pub mod tools;

@@ -13,10 +13,12 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::arguments::CallSettings;
-use crate::sandbox::{Answer, Outcome, Sandbox, SandboxError};
+use crate::sandbox::{Answer, Outcome, Sandbox, SandboxError, TextAnswer};
 use crate::tools;
 
 /// The reference's server name; hosts and logs know the server by it.
@@ -31,6 +33,85 @@ pub const INSTRUCTIONS: &str = include_str!("instructions.md");
 
 /// `_meta` key under which an error result carries machine-readable details.
 pub const ERROR_META_KEY: &str = "mcp-validation-server/error";
+
+/// A `tools/call`'s `arguments` object as the client's JSON text.
+///
+/// The stdio transport puts it in the request's extensions (and `{}` in
+/// `arguments`), so the text goes to the module as it came, with no tree built
+/// and written back out on the way. Over HTTP, rmcp parses the arguments and
+/// the handler serialises them as before.
+#[derive(Clone, Debug)]
+pub struct RawArguments(pub Arc<str>);
+
+/// Results the transport writes into the reply line as text.
+///
+/// The stdio transport puts a handle to its `RawResults` in the extensions
+/// of each call whose arguments it passed as text. The handler then keeps the
+/// module's result as text too: it files the result and its pretty-printed
+/// copy here under a key, and answers rmcp with a small stand-in whose
+/// `structuredContent` is [`RawResults::structured_stand_in`] and whose text
+/// is [`RawResults::text_key`].
+/// The transport serialises that stand-in and puts the filed texts in place
+/// of the two keys. No tree of the result is built, and the line is byte for
+/// byte what rmcp would have written from one.
+#[derive(Clone, Default, Debug)]
+pub struct RawResults(Arc<Mutex<HashMap<String, RawResult>>>);
+
+/// A result kept as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawResult {
+    /// The `structuredContent` JSON, compact, as the module wrote it.
+    pub structured: String,
+    /// The text copy: the same JSON, pretty-printed.
+    pub text: String,
+}
+
+/// The one field of a stand-in `structuredContent`; its value is the key.
+pub const RAW_RESULT_FIELD: &str = "mcp-validation-server/raw-result";
+
+impl RawResults {
+    /// File `result`; returns its key.
+    pub fn file(&self, result: RawResult) -> String {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let key = format!("{RAW_RESULT_FIELD}/{}", NEXT.fetch_add(1, Ordering::Relaxed));
+        self.entries().insert(key.clone(), result);
+        key
+    }
+
+    /// Remove and return the result filed under `key`.
+    pub fn take(&self, key: &str) -> Option<RawResult> {
+        self.entries().remove(key)
+    }
+
+    /// The stand-in `structuredContent` of the result filed under `key`. An
+    /// object, because rmcp drops a `structuredContent` that is not one when
+    /// it answers a client of an older protocol version.
+    pub fn structured_stand_in(key: &str) -> Value {
+        json!({ RAW_RESULT_FIELD: key })
+    }
+
+    /// The key in `value`, if `value` is a stand-in `structuredContent`.
+    pub fn stand_in_key(value: &Value) -> Option<&str> {
+        let object = value.as_object().filter(|object| object.len() == 1)?;
+        object.get(RAW_RESULT_FIELD)?.as_str()
+    }
+
+    /// The stand-in text content of the result filed under `key`.
+    pub fn text_key(key: &str) -> String {
+        format!("{key}/text")
+    }
+
+    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<String, RawResult>> {
+        // The map stays consistent even if a holder panicked.
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A call's arguments, in whichever form the transport delivered them.
+enum Arguments {
+    Text(RawArguments),
+    Object(JsonObject),
+}
 
 /// The MCP handler. Cheap to clone: one per HTTP session, all sharing one
 /// sandbox (and so one engine and one compiled module).
@@ -50,31 +131,53 @@ impl ValidationServer {
     async fn run_tool(
         &self,
         name: &str,
-        arguments: JsonObject,
+        arguments: Arguments,
+        raw_results: Option<RawResults>,
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
         // Serialising a large argument object (or reading a file) takes a
         // while: not on the protocol's worker threads.
         let settings = Arc::clone(&self.settings);
         let tool = name.to_owned();
-        let prepared = tokio::task::spawn_blocking(move || settings.prepare(&tool, arguments))
-            .await
-            .unwrap_or_else(|err| Err(err.to_string()));
+        let prepared = tokio::task::spawn_blocking(move || match arguments {
+            Arguments::Text(RawArguments(text)) => settings.prepare_text(&tool, &text),
+            Arguments::Object(arguments) => settings.prepare(&tool, arguments),
+        })
+        .await
+        .unwrap_or_else(|err| Err(err.to_string()));
         let args = match prepared {
             Ok(args) => args,
             Err(message) => return error_result(name, &message, None),
         };
-        let outcome = self.sandbox.call(name, args, context.ct.cancelled()).await;
-        match outcome {
-            Ok(outcome) => {
-                log_call(name, &outcome);
-                render(name, outcome.answer).await
-            }
-            Err(err) => {
-                tracing::warn!(tool = name, code = err.code(), "call stopped: {err}");
-                sandbox_error_result(name, &err)
-            }
-        }
+        let cancelled = context.ct.cancelled();
+        let outcome = match raw_results {
+            Some(results) => match self.sandbox.call_text(name, args, cancelled).await {
+                Ok(outcome) => {
+                    let kind = match &outcome.answer {
+                        TextAnswer::Result(_) => "result",
+                        TextAnswer::ArgumentError(_) => "argument_error",
+                    };
+                    log_call(name, &outcome, kind);
+                    Ok(render_text(name, outcome.answer, &results).await)
+                }
+                Err(err) => Err(err),
+            },
+            None => match self.sandbox.call(name, args, cancelled).await {
+                Ok(outcome) => {
+                    let kind = match &outcome.answer {
+                        Answer::Result(_) => "result",
+                        Answer::ArgumentError(_) => "argument_error",
+                    };
+                    log_call(name, &outcome, kind);
+                    Ok(render(name, outcome.answer).await)
+                }
+                Err(err) => Err(err),
+            },
+        };
+        outcome.unwrap_or_else(|err| {
+            tracing::warn!(tool = name, code = err.code(), "call stopped: {err}");
+            sandbox_error_result(name, &err)
+        })
     }
 }
 
@@ -99,7 +202,7 @@ impl ServerHandler for ValidationServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name;
         if !tools::is_tool(&name) {
@@ -107,16 +210,16 @@ impl ServerHandler for ValidationServer {
             // there to report anything.
             return Err(McpError::invalid_params(format!("Unknown tool: {name}"), None));
         }
-        let arguments = request.arguments.unwrap_or_default();
-        Ok(self.run_tool(&name, arguments, &context).await.into())
+        let arguments = match context.extensions.remove::<RawArguments>() {
+            Some(text) => Arguments::Text(text),
+            None => Arguments::Object(request.arguments.unwrap_or_default()),
+        };
+        let raw_results = context.extensions.remove::<RawResults>();
+        Ok(self.run_tool(&name, arguments, raw_results, &context).await.into())
     }
 }
 
-fn log_call(name: &str, outcome: &Outcome) {
-    let kind = match &outcome.answer {
-        Answer::Result(_) => "result",
-        Answer::ArgumentError(_) => "argument_error",
-    };
+fn log_call<A>(name: &str, outcome: &Outcome<A>, kind: &str) {
     tracing::info!(
         tool = name,
         outcome = kind,
@@ -155,6 +258,36 @@ async fn render(name: &str, answer: Answer) -> CallToolResult {
             let details = json!({"code": err.code, "argument": err.argument});
             error_result(name, &err.message, Some(details))
         }
+    }
+}
+
+/// The module's answer as an MCP result whose result stays text: filed in
+/// `results` for the transport, with a stand-in for rmcp (see [`RawResults`]).
+async fn render_text(name: &str, answer: TextAnswer, results: &RawResults) -> CallToolResult {
+    let json = match answer {
+        TextAnswer::Result(json) => json,
+        TextAnswer::ArgumentError(err) => return render(name, Answer::ArgumentError(err)).await,
+    };
+    // Re-indenting a large result takes a while: not on a protocol worker.
+    let rendered = tokio::task::spawn_blocking(move || match crate::pretty::pretty(&json) {
+        Some(text) => Ok(RawResult { structured: json, text }),
+        None => Err(json),
+    })
+    .await;
+    match rendered {
+        Ok(Ok(raw)) => {
+            let key = results.file(raw);
+            let mut result = CallToolResult::success(vec![ContentBlock::text(RawResults::text_key(&key))]);
+            result.structured_content = Some(RawResults::structured_stand_in(&key));
+            result
+        }
+        // Not one compact JSON object: the tree path parses it, and reports
+        // a result that is no JSON as it always has.
+        Ok(Err(json)) => match crate::sandbox::parse_result(json.as_bytes()) {
+            Ok(value) => render(name, Answer::Result(value)).await,
+            Err(why) => sandbox_error_result(name, &SandboxError::Trapped(why)),
+        },
+        Err(err) => error_result(name, &format!("the result could not be rendered: {err}"), None),
     }
 }
 

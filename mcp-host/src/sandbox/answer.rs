@@ -45,11 +45,38 @@ impl Answer {
     }
 }
 
+/// What the core answered, with a result left as the module's JSON text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextAnswer {
+    /// The result envelope as the module wrote it: compact JSON, key order
+    /// and number spellings as the core chose them. Not checked here.
+    Result(String),
+    /// A malformed call, as the core reported it.
+    ArgumentError(ArgumentError),
+}
+
+impl TextAnswer {
+    /// Decode a result buffer without parsing a result. `Err` means the
+    /// module broke the ABI (or wrote a result that is not UTF-8).
+    pub fn decode(mut buffer: Vec<u8>) -> Result<TextAnswer, String> {
+        match buffer.first() {
+            Some(&STATUS_OK) => {
+                buffer.remove(0);
+                String::from_utf8(buffer).map(TextAnswer::Result).map_err(|err| format!("result is not UTF-8: {err}"))
+            }
+            _ => match Answer::decode(&buffer)? {
+                Answer::ArgumentError(err) => Ok(TextAnswer::ArgumentError(err)),
+                Answer::Result(_) => unreachable!("a result buffer starts with STATUS_OK"),
+            },
+        }
+    }
+}
+
 /// Parse the module's JSON without `serde_json`'s nesting limit of 128: the
 /// module echoes the caller's rows a few levels down, so a result may nest a
 /// little deeper than any input the limit let through. The depth stays
 /// bounded by that input's depth, so the recursion is too.
-fn parse(json: &[u8]) -> Result<Value, String> {
+pub(crate) fn parse(json: &[u8]) -> Result<Value, String> {
     let mut deserializer = serde_json::Deserializer::from_slice(json);
     deserializer.disable_recursion_limit();
     let value = Value::deserialize(&mut deserializer).map_err(|err| format!("result is not JSON: {err}"))?;
@@ -79,6 +106,19 @@ mod tests {
                 argument: Some("key".into())
             })
         );
+    }
+
+    #[test]
+    fn a_text_answer_keeps_the_modules_text() {
+        let answer = TextAnswer::decode(b"\x00{\"b\":20.0,\"a\":20}".to_vec()).unwrap();
+        assert_eq!(answer, TextAnswer::Result(r#"{"b":20.0,"a":20}"#.into()));
+        let answer =
+            TextAnswer::decode(b"\x01{\"code\":\"argument_type\",\"message\":\"m\",\"argument\":null}".to_vec())
+                .unwrap();
+        assert!(matches!(answer, TextAnswer::ArgumentError(err) if err.code == "argument_type"));
+        for buffer in [&b""[..], b"\x02{}", b"\x00\xff", b"\x01{\"code\":1}"] {
+            assert!(TextAnswer::decode(buffer.to_vec()).is_err(), "{buffer:?}");
+        }
     }
 
     #[test]

@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use wasmtime::{InstancePre, Linker};
 
-pub use answer::{Answer, ArgumentError};
+pub(crate) use answer::parse as parse_result;
+pub use answer::{Answer, ArgumentError, TextAnswer};
 pub use limits::{Limits, SandboxError};
 
 use call::CallState;
@@ -46,9 +47,10 @@ pub struct Sandbox {
 
 /// A successful call: the core's answer and what it cost.
 #[derive(Debug)]
-pub struct Outcome {
-    /// What the core answered.
-    pub answer: Answer,
+pub struct Outcome<A = Answer> {
+    /// What the core answered: an [`Answer`] from [`Sandbox::call`], a
+    /// [`TextAnswer`] from [`Sandbox::call_text`].
+    pub answer: A,
     /// Fuel consumed, instantiation included.
     pub fuel_used: u64,
     /// Peak linear memory, in bytes.
@@ -128,6 +130,28 @@ impl Sandbox {
         args: Vec<u8>,
         cancelled: impl Future<Output = ()>,
     ) -> Result<Outcome, SandboxError> {
+        self.call_decoding(tool, args, cancelled, |buffer| Answer::decode(&buffer)).await
+    }
+
+    /// Like [`Sandbox::call`], with the result left as the module's JSON
+    /// text: for a caller that passes it on as text, so no tree of it is
+    /// built.
+    pub async fn call_text(
+        &self,
+        tool: &str,
+        args: Vec<u8>,
+        cancelled: impl Future<Output = ()>,
+    ) -> Result<Outcome<TextAnswer>, SandboxError> {
+        self.call_decoding(tool, args, cancelled, TextAnswer::decode).await
+    }
+
+    async fn call_decoding<A: Send + 'static>(
+        &self,
+        tool: &str,
+        args: Vec<u8>,
+        cancelled: impl Future<Output = ()>,
+        decode: fn(Vec<u8>) -> Result<A, String>,
+    ) -> Result<Outcome<A>, SandboxError> {
         tokio::pin!(cancelled);
         let pre = tokio::select! {
             pre = self.prepared() => pre?,
@@ -141,9 +165,12 @@ impl Sandbox {
             let stop = Arc::clone(&stop);
             move || {
                 let raw = call::run(&pre, limits, stop, &tool, &args)?;
+                // The arguments are in the module's memory, which is gone:
+                // release the host's copy before the result is decoded.
+                drop(args);
                 // Decoding a large result takes a while; keep it off the
                 // async workers too.
-                let answer = Answer::decode(&raw.buffer).map_err(SandboxError::Trapped)?;
+                let answer = decode(raw.buffer).map_err(SandboxError::Trapped)?;
                 Ok(Outcome {
                     answer,
                     fuel_used: raw.fuel_used,
@@ -244,6 +271,19 @@ mod tests {
         let Answer::Result(value) = outcome.answer else { panic!("expected a result") };
         assert_eq!(value["distinct_count"], json!(1));
         assert!(outcome.fuel_used > 0 && outcome.peak_memory_bytes > 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn call_text_gives_the_modules_text() {
+        let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
+        let args = br#"{"rows": [{"k": "a"}, {"k": "A "}], "key": "k"}"#;
+        let parsed = sandbox.call("count_distinct", args.to_vec(), std::future::pending()).await.unwrap();
+        let text = sandbox.call_text("count_distinct", args.to_vec(), std::future::pending()).await.unwrap();
+        assert_eq!(parsed.fuel_used, text.fuel_used);
+        let (Answer::Result(value), TextAnswer::Result(text)) = (parsed.answer, text.answer) else {
+            panic!("expected results")
+        };
+        assert_eq!(value.to_string(), text);
     }
 
     #[tokio::test(flavor = "multi_thread")]

@@ -1,0 +1,156 @@
+//! The text copy of a result, made from the module's compact JSON without
+//! building a tree of it.
+//!
+//! [`pretty`] inserts the whitespace `serde_json::to_string_pretty` would
+//! (two-space indent, `": "` after keys, `[]` and `{}` for empty containers)
+//! and copies every token as it is. The module writes its JSON with
+//! `serde_json`, whose compact and pretty writers spell strings and numbers
+//! alike, so the output equals `to_string_pretty` of the parsed result byte
+//! for byte; the tests check that on every conformance vector.
+
+use serde::de::IgnoredAny;
+use serde::Deserialize;
+
+/// `json` re-indented as `serde_json::to_string_pretty` would write it, or
+/// `None` when `json` is not one compact JSON object: not valid JSON, or with
+/// whitespace between tokens (which could hide a line break in a reply line).
+pub(crate) fn pretty(json: &str) -> Option<String> {
+    if !json.starts_with('{') || !is_json(json) {
+        return None;
+    }
+    let bytes = json.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 3);
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                out.extend_from_slice(&bytes[i..end]);
+                i = end;
+                continue;
+            }
+            open @ (b'{' | b'[') => {
+                let close = if open == b'{' { b'}' } else { b']' };
+                out.push(open);
+                if bytes.get(i + 1) == Some(&close) {
+                    out.push(close);
+                    i += 2;
+                    continue;
+                }
+                depth += 1;
+                line_break(&mut out, depth);
+            }
+            close @ (b'}' | b']') => {
+                depth = depth.checked_sub(1)?;
+                line_break(&mut out, depth);
+                out.push(close);
+            }
+            b',' => {
+                out.push(b',');
+                line_break(&mut out, depth);
+            }
+            b':' => out.extend_from_slice(b": "),
+            b' ' | b'\t' | b'\n' | b'\r' => return None,
+            _ => {
+                // A number or a literal: copy up to the next structural byte.
+                let end = bytes[i..]
+                    .iter()
+                    .position(|b| matches!(b, b',' | b'}' | b']' | b':' | b'"' | b' ' | b'\t' | b'\n' | b'\r'))
+                    .map_or(bytes.len(), |n| i + n);
+                out.extend_from_slice(&bytes[i..end]);
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    // Only ASCII was added to valid UTF-8, at token boundaries.
+    String::from_utf8(out).ok()
+}
+
+/// Whether `json` is exactly one JSON value (syntax only; nothing is built).
+fn is_json(json: &str) -> bool {
+    let mut deserializer = serde_json::Deserializer::from_str(json);
+    // Skipping a value uses no recursion, so nesting needs no limit here.
+    deserializer.disable_recursion_limit();
+    IgnoredAny::deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
+}
+
+/// The index just past the string that starts with the quote at `start`.
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    loop {
+        let offset = bytes[i..].iter().position(|b| matches!(b, b'"' | b'\\'))?;
+        i += offset;
+        if bytes[i] == b'"' {
+            return Some(i + 1);
+        }
+        i += 2;
+    }
+}
+
+fn line_break(out: &mut Vec<u8>, depth: usize) {
+    out.push(b'\n');
+    out.resize(out.len() + 2 * depth, b' ');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn reference(json: &str) -> String {
+        let value: Value = serde_json::from_str(json).unwrap();
+        serde_json::to_string_pretty(&value).unwrap()
+    }
+
+    #[test]
+    fn equals_to_string_pretty() {
+        for json in [
+            "{}",
+            r#"{"a":[]}"#,
+            r#"{"a":{},"b":[{}],"c":[[]],"d":[1,2.5,-3e-7,true,false,null]}"#,
+            r#"{"s":"a \"quoted\" \\ string, with: [brackets] {braces}","t":"\u0001\n\té😀","u":""}"#,
+            r#"{"nested":{"x":{"y":{"z":[{"k":"v"},[1,[2,[3]]]]}}},"n":1e16,"m":18446744073709551615}"#,
+        ] {
+            let compact = serde_json::from_str::<Value>(json).unwrap().to_string();
+            assert_eq!(pretty(&compact).as_deref(), Some(reference(&compact).as_str()), "{json}");
+        }
+    }
+
+    #[test]
+    fn equals_to_string_pretty_on_every_conformance_result() {
+        let dir = conformance_support::vectors_dir(env!("CARGO_MANIFEST_DIR"));
+        let cases = conformance_support::load_cases(&dir).unwrap();
+        let mut checked = 0;
+        for case in cases {
+            if let conformance_support::Expected::Result(expected) = case.expected {
+                let compact = expected.to_string();
+                assert_eq!(pretty(&compact), Some(reference(&compact)), "{}", case.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "only {checked} results");
+    }
+
+    #[test]
+    fn refuses_what_is_not_one_compact_object() {
+        for json in [
+            "",
+            "[]",
+            "1",
+            "{",
+            "{}}",
+            r#"{"a":1} "#,
+            "{\n}",
+            r#"{"a": 1}"#,
+            r#"{"a":"x}"#,
+            r#"{"a":tru}"#,
+            "{}{}",
+            r#"{"a":"\x"}"#,
+        ] {
+            assert_eq!(pretty(json), None, "{json:?}");
+        }
+    }
+}
