@@ -20,6 +20,9 @@ log() { echo "[bench.sh] $*" >&2; }
 
 log "building the module, the server and the bench program (release)"
 scripts/build-wasm.sh >&2
+# Named explicitly, so the host's build script re-reads this checkout's module
+# even when the target directory is shared with another checkout.
+export MCPV_WASM_MODULE="$root/npm/dist/wasm/mcp_validation_core_bg.wasm"
 cargo build --release -p mcp-validation-server -p mcp-validation-bench >&2
 target_dir=$(cargo metadata --format-version 1 --no-deps | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).target_directory')
 work="$root/target/bench"
@@ -51,4 +54,5 @@ log "running (progress on stderr, the report on stdout)"
   --reference "$venv/bin/mcp-validation-server" \
   --work-dir "$work" \
   --node-script "$root/npm/bench/inprocess.mjs" \
+  --npm-wasm "$MCPV_WASM_MODULE" \
   "$@" | tee "$work/report.txt"

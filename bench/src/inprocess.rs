@@ -2,8 +2,8 @@
 //! the result as JSON text out.
 //!
 //! - native: `validation_core::call_tool_json`;
-//! - wasmtime: the host's own `Sandbox`, a fresh instance per call exactly as
-//!   the server runs it, under the server's default limits;
+//! - wasmtime: the host's own `Sandbox::call_text`, a fresh instance per
+//!   call exactly as the server runs it, under the server's default limits;
 //! - Node: the npm package's `callToolJson` (`npm/bench/inprocess.mjs`).
 
 use std::future::pending;
@@ -12,24 +12,29 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use mcp_validation_server::cli::{DEFAULT_MAX_FUEL, DEFAULT_MAX_MEMORY_MIB, DEFAULT_TIMEOUT_SECS};
-use mcp_validation_server::sandbox::{Answer, CacheDir, Limits, Sandbox};
+use mcp_validation_server::sandbox::{CacheDir, Limits, Sandbox, TextAnswer};
 use serde::Deserialize;
 use tokio::runtime::Runtime;
 
 use crate::data::Workload;
 use crate::stats::Samples;
 
+/// Calls made after the first and before the timed ones: a JIT (V8's, for
+/// the npm package) tiers a hot function up only after it has run a while,
+/// so "warm" means after a few calls, not one. Every runtime gets the same.
+pub(crate) const WARM_UP_CALLS: usize = 2;
+
 /// One runtime's timings on one workload.
 pub(crate) struct Timed {
     /// The first call on these arguments (not in `samples`).
     pub(crate) first: f64,
-    /// The calls after it.
+    /// The timed calls, after the first and [`WARM_UP_CALLS`] more.
     pub(crate) samples: Samples,
     /// The last result's JSON text.
     pub(crate) output: String,
 }
 
-/// Native: `call_tool_json`, one untimed-for-the-median first call, then `runs`.
+/// Native: `call_tool_json`: a first call, the warm-up calls, then `runs`.
 pub(crate) fn native(workload: &Workload, runs: usize) -> Result<Timed, String> {
     let once = || -> Result<(Duration, String), String> {
         let started = Instant::now();
@@ -39,10 +44,12 @@ pub(crate) fn native(workload: &Workload, runs: usize) -> Result<Timed, String> 
     };
     let (first, mut output) = once()?;
     let mut samples = Samples::default();
-    for _ in 0..runs {
+    for i in 0..WARM_UP_CALLS + runs {
         drop(output);
         let (elapsed, out) = once()?;
-        samples.push(elapsed);
+        if i >= WARM_UP_CALLS {
+            samples.push(elapsed);
+        }
         output = out;
     }
     Ok(Timed { first: first.as_secs_f64(), samples, output })
@@ -58,13 +65,12 @@ pub(crate) struct Wasm {
 
 /// What the sandbox figures add to [`Timed`].
 pub(crate) struct WasmTimed {
-    /// In the sandbox: a fresh instance, the arguments copied in, the check,
-    /// the result copied out (JSON text in, JSON text out).
+    /// The sandbox's own figure: a fresh instance, the arguments copied in,
+    /// the check, the result copied out (JSON text in, JSON text out).
     pub(crate) timed: Timed,
-    /// The same calls timed around `Sandbox::call`, which also hops to a
-    /// blocking thread and parses the result into a `serde_json::Value` for
-    /// the MCP layer.
-    pub(crate) with_decode: Samples,
+    /// The same calls timed around `Sandbox::call_text`, which adds the hop
+    /// to and from the blocking thread the call runs on.
+    pub(crate) with_hop: Samples,
     pub(crate) fuel: u64,
     pub(crate) peak_linear_memory: usize,
 }
@@ -94,29 +100,31 @@ impl Wasm {
         let started = Instant::now();
         let outcome = self
             .runtime
-            .block_on(self.sandbox.call(workload.tool, args, pending()))
+            .block_on(self.sandbox.call_text(workload.tool, args, pending()))
             .map_err(|err| format!("wasmtime {}: {err}", workload.label))?;
         let wall = started.elapsed();
-        let Answer::Result(value) = outcome.answer else {
+        let TextAnswer::Result(text) = outcome.answer else {
             return Err(format!("wasmtime {}: an argument error", workload.label));
         };
-        Ok((outcome.elapsed, wall, value.to_string(), outcome.fuel_used, outcome.peak_memory_bytes))
+        Ok((outcome.elapsed, wall, text, outcome.fuel_used, outcome.peak_memory_bytes))
     }
 
     pub(crate) fn run(&self, workload: &Workload, runs: usize) -> Result<WasmTimed, String> {
         let (first, _, mut output, fuel, peak) = self.once(workload)?;
         let mut samples = Samples::default();
-        let mut with_decode = Samples::default();
-        for _ in 0..runs {
+        let mut with_hop = Samples::default();
+        for i in 0..WARM_UP_CALLS + runs {
             drop(output);
             let (elapsed, wall, out, _, _) = self.once(workload)?;
-            samples.push(elapsed);
-            with_decode.push(wall);
+            if i >= WARM_UP_CALLS {
+                samples.push(elapsed);
+                with_hop.push(wall);
+            }
             output = out;
         }
         Ok(WasmTimed {
             timed: Timed { first: first.as_secs_f64(), samples, output },
-            with_decode,
+            with_hop,
             fuel,
             peak_linear_memory: peak,
         })
@@ -166,6 +174,7 @@ pub(crate) fn node(
             "id": workload.id,
             "tool": workload.tool,
             "args_path": args_path,
+            "warm_up": WARM_UP_CALLS,
             "runs": runs,
             "out_path": out_path,
         }));

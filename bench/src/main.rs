@@ -88,6 +88,7 @@ struct Options {
     work_dir: PathBuf,
     node: String,
     node_script: PathBuf,
+    npm_wasm: PathBuf,
     plan: Plan,
 }
 
@@ -97,6 +98,7 @@ fn parse_options() -> Result<Options, String> {
     let mut work_dir = None;
     let mut node = "node".to_owned();
     let mut node_script = PathBuf::from("npm/bench/inprocess.mjs");
+    let mut npm_wasm = PathBuf::from("npm/dist/wasm/mcp_validation_core_bg.wasm");
     let mut sizes = vec![10_000, 100_000];
     let mut quick = false;
     let mut args = std::env::args().skip(1);
@@ -108,6 +110,7 @@ fn parse_options() -> Result<Options, String> {
             "--work-dir" => work_dir = Some(PathBuf::from(value()?)),
             "--node" => node = value()?,
             "--node-script" => node_script = PathBuf::from(value()?),
+            "--npm-wasm" => npm_wasm = PathBuf::from(value()?),
             "--sizes" => {
                 sizes = value()?
                     .split(',')
@@ -117,7 +120,7 @@ fn parse_options() -> Result<Options, String> {
             "--quick" => quick = true,
             "--help" | "-h" => {
                 return Err("usage: mcp-validation-bench --server PATH --reference PATH --work-dir DIR \
-                            [--node node] [--node-script PATH] [--sizes 10000,100000] [--quick]\n\
+                            [--node node] [--node-script PATH] [--npm-wasm PATH] [--sizes 10000,100000] [--quick]\n\
                             Normally run through scripts/bench.sh."
                     .into())
             }
@@ -130,6 +133,7 @@ fn parse_options() -> Result<Options, String> {
         work_dir: work_dir.ok_or("--work-dir is required")?,
         node,
         node_script,
+        npm_wasm,
         plan: if quick { Plan::quick() } else { Plan::full(sizes) },
     })
 }
@@ -294,8 +298,33 @@ struct Row {
 }
 
 #[allow(clippy::too_many_lines)]
+/// Every runtime must run the same module: the npm package's file, the
+/// copy this program embeds (through the host library), and the server's.
+fn check_same_module(options: &Options) -> Result<(), String> {
+    let npm = std::fs::read(&options.npm_wasm).map_err(|err| format!("{}: {err}", options.npm_wasm.display()))?;
+    let rebuild = "rebuild with scripts/bench.sh (it points MCPV_WASM_MODULE at this checkout's module)";
+    if npm != mcp_validation_server::module::BYTES {
+        return Err(format!("this program embeds a different module from {}; {rebuild}", options.npm_wasm.display()));
+    }
+    let version = std::process::Command::new(&options.server)
+        .arg("--version")
+        .output()
+        .map_err(|err| format!("{}: {err}", options.server.display()))?;
+    let version = String::from_utf8_lossy(&version.stdout);
+    if !version.contains(mcp_validation_server::module::SHA256) {
+        return Err(format!(
+            "{} embeds a different module from {} ({}); {rebuild}",
+            options.server.display(),
+            options.npm_wasm.display(),
+            version.trim().replace('\n', "; ")
+        ));
+    }
+    Ok(())
+}
+
 fn run(options: &Options) -> Result<String, String> {
     let began = Instant::now();
+    check_same_module(options)?;
     let plan = &options.plan;
     std::fs::create_dir_all(&options.work_dir).map_err(|err| format!("{}: {err}", options.work_dir.display()))?;
     let (ours, reference) = commands(options)?;
@@ -587,13 +616,15 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     // --- in process --------------------------------------------------------------
     writeln!(
         out,
-        "In process, same argument bytes, JSON text in and JSON text out (median of {} after a first call; ratio to native)",
-        plan.runs_in_process
+        "In process: the same argument bytes, JSON text in and JSON text out \
+         (median of {} timed calls after a first call and {} warm-up calls; ratio to native)",
+        plan.runs_in_process,
+        inprocess::WARM_UP_CALLS
     )?;
     writeln!(
         out,
-        "  {:<22} {:>11} {:>20} {:>20} {:>14} {:>14}",
-        "call", "native core", "module in wasmtime", "npm package (Node)", "Node 1st call", "wasm fuel"
+        "  {:<24} {:>11} {:>20} {:>20}   {:<30} {:>10}",
+        "call", "native core", "module in wasmtime", "npm package in Node", "first call: native/wasm/Node", "wasm peak"
     )?;
     let small_row = (r.small.label.as_str(), r.small_native, r.small_wasm, r.small_node);
     let mut lines: Vec<(&str, &inprocess::Timed, &inprocess::WasmTimed, &inprocess::Timed)> = vec![small_row];
@@ -604,39 +635,47 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         let node_median = node.samples.median();
         writeln!(
             out,
-            "  {:<22} {:>11} {:>20} {:>20} {:>14} {:>14}",
+            "  {:<24} {:>11} {:>20} {:>20}   {:<30} {:>10}",
             label,
             time(base),
             format!("{} ({})", time(wasm_median), ratio(wasm_median / base)),
             format!("{} ({})", time(node_median), ratio(node_median / base)),
-            time(node.first),
-            format_count(wasm.fuel),
+            format!("{} / {} / {}", time(native.first), time(wasm.timed.first), time(node.first)),
+            size(wasm.peak_linear_memory as u64),
         )?;
     }
     writeln!(
         out,
-        "  (small reconcile: median of {} calls. wasmtime: a fresh instance per call, as the server runs it, \
-         default limits, instantiation included;",
+        "  (small reconcile: {} timed calls. wasmtime: the sandbox's own time per call, as the server runs it: a fresh",
         r.small_native.samples.len()
     )?;
     writeln!(
         out,
-        "   preparing the module from the cache took {}. Node {}: importing the package (compile + instantiate) took {})",
+        "   instance (instantiation included), fuel metering and the default limits, arguments copied in and the result"
+    )?;
+    writeln!(
+        out,
+        "   out; the hop to the call's thread adds {} (small reconcile through Sandbox::call_text: {}).",
+        time(r.small_wasm.with_hop.median() - r.small_wasm.timed.samples.median()),
+        time(r.small_wasm.with_hop.median())
+    )?;
+    writeln!(
+        out,
+        "   Loading the compiled module from the cache took {}; importing the npm package in Node {} took {}.)",
         time(r.wasm_prepare),
         r.node_version,
         time(r.node_import)
     )?;
-    writeln!(out, "  wasmtime, also counting Sandbox::call's parse of the result into a JSON tree for the MCP layer:")?;
-    for row in r.rows {
-        writeln!(
-            out,
-            "    {:<22} {:>10} ({}), peak linear memory {}",
-            row.workload.label,
-            time(row.wasm.with_decode.median()),
-            ratio(row.wasm.with_decode.median() / row.native.samples.median()),
-            size(row.wasm.peak_linear_memory as u64)
-        )?;
-    }
+    writeln!(
+        out,
+        "  wasm fuel: {}",
+        lines
+            .iter()
+            .skip(1)
+            .map(|(label, _, wasm, _)| format!("{label} {}", format_count(wasm.fuel)))
+            .collect::<Vec<_>>()
+            .join("; ")
+    )?;
     writeln!(out)?;
 
     // --- targets -----------------------------------------------------------------

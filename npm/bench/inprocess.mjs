@@ -3,11 +3,13 @@
 //
 //   node bench/inprocess.mjs MANIFEST.json
 //
-// MANIFEST: {"workloads": [{"id", "tool", "args_path", "runs", "out_path"}]}.
+// MANIFEST: {"workloads": [{"id", "tool", "args_path", "warm_up", "runs", "out_path"}]}.
 // For each workload: read the arguments as text, time a first callToolJson
-// (the first call on these arguments: the module's memory grows to fit), then
-// `runs` more (warm), and write the last result's text to out_path so the
-// caller can compare it with the native core's, byte for byte.
+// (the first call on these arguments: the module's memory grows to fit, and
+// V8 still runs much of the module in its baseline tier), make `warm_up` more
+// calls (V8 tiers hot functions up once they have run a while), time `runs`
+// more (warm), and write the last result's text to out_path so the caller can
+// compare it with the native core's, byte for byte.
 //
 // Prints one JSON object on stdout:
 //   {"node": "v20...", "import_ms": n,
@@ -23,11 +25,15 @@ const { callToolJson } = await import('../src/node.mjs');
 const importMs = performance.now() - importStarted;
 
 const workloads = [];
-for (const { id, tool, args_path: argsPath, runs, out_path: outPath } of manifest.workloads) {
+for (const { id, tool, args_path: argsPath, warm_up: warmUp, runs, out_path: outPath } of manifest.workloads) {
   const args = readFileSync(argsPath, 'utf8');
   let started = performance.now();
   let out = callToolJson(tool, args);
   const firstMs = performance.now() - started;
+  for (let i = 0; i < warmUp; i += 1) {
+    out = undefined;
+    out = callToolJson(tool, args);
+  }
   const runsMs = [];
   for (let i = 0; i < runs; i += 1) {
     out = undefined; // let the previous result go before the next call
