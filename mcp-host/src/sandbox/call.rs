@@ -55,12 +55,14 @@ pub(crate) struct RawOutcome {
 /// Run `tool` on the JSON text `args` in a new instance from `pre`.
 ///
 /// `cancelled` is polled once per epoch tick; setting it stops the call.
+/// `args` is released as soon as it is in the module's memory, so a large
+/// call does not hold two copies of its arguments while it runs.
 pub(crate) fn run(
     pre: &InstancePre<CallState>,
     limits: Limits,
     cancelled: Arc<AtomicBool>,
     tool: &[u8],
-    args: &[u8],
+    args: Vec<u8>,
 ) -> Result<RawOutcome, SandboxError> {
     let started = Instant::now();
     let state =
@@ -137,7 +139,7 @@ fn call_abi(
     store: &mut Store<CallState>,
     pre: &InstancePre<CallState>,
     tool: &[u8],
-    args: &[u8],
+    args: Vec<u8>,
 ) -> Result<Vec<u8>, AbiError> {
     let instance = pre.instantiate(&mut *store)?;
     let memory =
@@ -146,8 +148,10 @@ fn call_abi(
     let call: TypedFunc<(u32, u32, u32, u32), u64> = instance.get_typed_func(&mut *store, "mcpv_call")?;
 
     let tool_ptr = write_input(store, &memory, &alloc, tool)?;
-    let args_ptr = write_input(store, &memory, &alloc, args)?;
-    let packed = call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, len32(args)?))?;
+    let args_ptr = write_input(store, &memory, &alloc, &args)?;
+    let args_len = len32(&args)?;
+    drop(args);
+    let packed = call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, args_len))?;
     let (ptr, len) = ((packed >> 32) as usize, (packed & 0xffff_ffff) as usize);
 
     // Memory may have grown during the call: read it afresh.

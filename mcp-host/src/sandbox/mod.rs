@@ -164,10 +164,7 @@ impl Sandbox {
         let mut task = tokio::task::spawn_blocking({
             let stop = Arc::clone(&stop);
             move || {
-                let raw = call::run(&pre, limits, stop, &tool, &args)?;
-                // The arguments are in the module's memory, which is gone:
-                // release the host's copy before the result is decoded.
-                drop(args);
+                let raw = call::run(&pre, limits, stop, &tool, args)?;
                 // Decoding a large result takes a while; keep it off the
                 // async workers too.
                 let answer = decode(raw.buffer).map_err(SandboxError::Trapped)?;
