@@ -109,6 +109,23 @@ impl Wasm {
         Ok((outcome.elapsed, wall, text, outcome.fuel_used, outcome.peak_memory_bytes))
     }
 
+    /// What a fresh instance costs by itself: the sandbox's time for a call
+    /// the core refuses at once (an unknown tool), `calls` times.
+    pub(crate) fn instance_cost(&self, calls: usize) -> Result<Samples, String> {
+        let mut samples = Samples::default();
+        for _ in 0..calls {
+            let outcome = self
+                .runtime
+                .block_on(self.sandbox.call_text("no_such_tool", b"{}".to_vec(), pending()))
+                .map_err(|err| format!("wasmtime, unknown tool: {err}"))?;
+            if !matches!(outcome.answer, TextAnswer::ArgumentError(_)) {
+                return Err("wasmtime: an unknown tool was not refused".into());
+            }
+            samples.push(outcome.elapsed);
+        }
+        Ok(samples)
+    }
+
     pub(crate) fn run(&self, workload: &Workload, runs: usize) -> Result<WasmTimed, String> {
         let (first, _, mut output, fuel, peak) = self.once(workload)?;
         let mut samples = Samples::default();

@@ -346,6 +346,7 @@ fn run(options: &Options) -> Result<String, String> {
     let wasm = inprocess::Wasm::start(&options.work_dir.join("module-cache"))?;
     let small_native = inprocess::native(&small, plan.small_calls)?;
     let small_wasm = wasm.run(&small, plan.small_calls)?;
+    let instance_cost = wasm.instance_cost(plan.small_calls)?;
     if small_native.output != small_wasm.timed.output {
         small_mismatch.get_or_insert_with(|| "native and wasmtime differ on the small reconcile".into());
     }
@@ -416,6 +417,7 @@ fn run(options: &Options) -> Result<String, String> {
             small_wasm: &small_wasm,
             small_node: &small_node,
             wasm_prepare: wasm.prepare.as_secs_f64(),
+            instance_cost: &instance_cost,
             node_version: &node.version,
             node_import: node.import,
             rows: &rows,
@@ -439,6 +441,7 @@ struct Report<'a> {
     small_wasm: &'a inprocess::WasmTimed,
     small_node: &'a inprocess::Timed,
     wasm_prepare: f64,
+    instance_cost: &'a Samples,
     node_version: &'a str,
     node_import: f64,
     rows: &'a [Row],
@@ -580,25 +583,34 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     writeln!(out)?;
 
     // --- memory ----------------------------------------------------------------
-    writeln!(out, "  peak resident memory (VmHWM of the server process, read before it exits)")?;
     writeln!(
         out,
-        "  {:<22} {:>11} {:>9} {:>12} {:>8}  {:<16} {:>11} {:>12} {:>8}",
-        "call", "req + resp", "idle", "this project", "/ (r+r)", "target", "req + resp", "reference", "/ (r+r)"
+        "  peak resident memory (VmHWM of the server process, read before it exits; each row a fresh process)"
+    )?;
+    writeln!(
+        out,
+        "  {:<22} {:>10} {:>10} {:>8}  {:<16} {:>11}   {:>10} {:>10} {:>8}",
+        "", "this project", "", "", "", "", "reference", "", ""
+    )?;
+    writeln!(
+        out,
+        "  {:<22} {:>10} {:>10} {:>8}  {:<16} {:>11}   {:>10} {:>10} {:>8}",
+        "call", "req + resp", "peak", "/ (r+r)", "target", "above idle", "req + resp", "peak", "/ (r+r)"
     )?;
     for row in r.rows {
         let io = (row.ours.request_bytes + row.ours.response_bytes) as u64;
         let io_reference = (row.reference.request_bytes + row.reference.response_bytes) as u64;
         let factor = row.ours.peak_rss as f64 / io as f64;
+        let above_idle = row.ours.peak_rss.saturating_sub(row.ours.idle_rss) as f64 / io as f64;
         writeln!(
             out,
-            "  {:<22} {:>11} {:>9} {:>12} {:>8}  {:<16} {:>11} {:>12} {:>8}",
+            "  {:<22} {:>10} {:>10} {:>8}  {:<16} {:>11}   {:>10} {:>10} {:>8}",
             row.workload.label,
             size(io),
-            size(row.ours.idle_rss),
             size(row.ours.peak_rss),
             ratio(factor),
             format!("<= {MEMORY_TARGET}x: {}", mark(factor <= MEMORY_TARGET)),
+            ratio(above_idle),
             size(io_reference),
             size(row.reference.peak_rss),
             ratio(row.reference.peak_rss as f64 / io_reference as f64),
@@ -607,8 +619,14 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     if let Some(row) = r.rows.first() {
         writeln!(
             out,
-            "  (idle: resident size after start-up and one small call; the reference idles at {})",
+            "  (req + resp: the request and reply lines. Idle, after start-up and one small call: this project {}, \
+             the reference {}.",
+            size(row.ours.idle_rss),
             size(row.reference.idle_rss)
+        )?;
+        writeln!(
+            out,
+            "   above idle: (peak - idle) / (req + resp). The module's own peak linear memory is in the table below.)"
         )?;
     }
     writeln!(out)?;
@@ -655,7 +673,12 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     )?;
     writeln!(
         out,
-        "   out; the hop to the call's thread adds {} (small reconcile through Sandbox::call_text: {}).",
+        "   out. A fresh instance by itself (a call the core refuses at once) costs {}; the hop to the call's",
+        time(r.instance_cost.median())
+    )?;
+    writeln!(
+        out,
+        "   thread adds {} (small reconcile through Sandbox::call_text: {}).",
         time(r.small_wasm.with_hop.median() - r.small_wasm.timed.samples.median()),
         time(r.small_wasm.with_hop.median())
     )?;
@@ -717,6 +740,16 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         pad(mark(node_worst.1 <= NODE_TARGET)),
         ratio(node_worst.1),
         node_worst.0
+    )?;
+    let small_native = r.small_native.samples.median();
+    writeln!(
+        out,
+        "           (not counted: the small reconcile, {} natively, where fixed per-call costs dominate: \
+         wasmtime {}, of which {} is the fresh instance; Node {})",
+        time(small_native),
+        ratio(r.small_wasm.timed.samples.median() / small_native),
+        time(r.instance_cost.median()),
+        ratio(r.small_node.samples.median() / small_native)
     )?;
     let memory_worst =
         worst(&all, |row| row.ours.peak_rss as f64 / (row.ours.request_bytes + row.ours.response_bytes) as f64, true);
