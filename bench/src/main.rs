@@ -689,16 +689,11 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         r.node_version,
         time(r.node_import)
     )?;
-    writeln!(
-        out,
-        "  wasm fuel: {}",
-        lines
-            .iter()
-            .skip(1)
-            .map(|(label, _, wasm, _)| format!("{label} {}", format_count(wasm.fuel)))
-            .collect::<Vec<_>>()
-            .join("; ")
-    )?;
+    let fuel: Vec<String> =
+        lines.iter().skip(1).map(|(label, _, wasm, _)| format!("{label} {}", format_count(wasm.fuel))).collect();
+    for (i, chunk) in fuel.chunks(4).enumerate() {
+        writeln!(out, "  {:<11}{}", if i == 0 { "wasm fuel:" } else { "" }, chunk.join("; "))?;
+    }
     writeln!(out)?;
 
     // --- targets -----------------------------------------------------------------
