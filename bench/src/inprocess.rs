@@ -19,23 +19,29 @@ use tokio::runtime::Runtime;
 use crate::data::Workload;
 use crate::stats::Samples;
 
-/// Calls made after the first and before the timed ones: a JIT (V8's, for
+/// How many calls to make on one workload, after a first call that is
+/// timed on its own: `warm_up` untimed, then `runs` timed. A JIT (V8's, for
 /// the npm package) tiers a hot function up only after it has run a while,
-/// so "warm" means after a few calls, not one. Every runtime gets the same.
-pub(crate) const WARM_UP_CALLS: usize = 2;
+/// so "warm" means after a few calls, not one; every runtime gets the same
+/// schedule for a workload.
+#[derive(Clone, Copy)]
+pub(crate) struct Schedule {
+    pub(crate) warm_up: usize,
+    pub(crate) runs: usize,
+}
 
 /// One runtime's timings on one workload.
 pub(crate) struct Timed {
     /// The first call on these arguments (not in `samples`).
     pub(crate) first: f64,
-    /// The timed calls, after the first and [`WARM_UP_CALLS`] more.
+    /// The timed calls, after the first and the warm-up calls.
     pub(crate) samples: Samples,
     /// The last result's JSON text.
     pub(crate) output: String,
 }
 
 /// Native: `call_tool_json`: a first call, the warm-up calls, then `runs`.
-pub(crate) fn native(workload: &Workload, runs: usize) -> Result<Timed, String> {
+pub(crate) fn native(workload: &Workload, schedule: Schedule) -> Result<Timed, String> {
     let once = || -> Result<(Duration, String), String> {
         let started = Instant::now();
         let out = validation_core::call_tool_json(workload.tool, workload.args.as_bytes())
@@ -44,10 +50,10 @@ pub(crate) fn native(workload: &Workload, runs: usize) -> Result<Timed, String> 
     };
     let (first, mut output) = once()?;
     let mut samples = Samples::default();
-    for i in 0..WARM_UP_CALLS + runs {
+    for i in 0..schedule.warm_up + schedule.runs {
         drop(output);
         let (elapsed, out) = once()?;
-        if i >= WARM_UP_CALLS {
+        if i >= schedule.warm_up {
             samples.push(elapsed);
         }
         output = out;
@@ -126,14 +132,14 @@ impl Wasm {
         Ok(samples)
     }
 
-    pub(crate) fn run(&self, workload: &Workload, runs: usize) -> Result<WasmTimed, String> {
+    pub(crate) fn run(&self, workload: &Workload, schedule: Schedule) -> Result<WasmTimed, String> {
         let (first, _, mut output, fuel, peak) = self.once(workload)?;
         let mut samples = Samples::default();
         let mut with_hop = Samples::default();
-        for i in 0..WARM_UP_CALLS + runs {
+        for i in 0..schedule.warm_up + schedule.runs {
             drop(output);
             let (elapsed, wall, out, _, _) = self.once(workload)?;
-            if i >= WARM_UP_CALLS {
+            if i >= schedule.warm_up {
                 samples.push(elapsed);
                 with_hop.push(wall);
             }
@@ -176,14 +182,13 @@ pub(crate) fn node(
     node: &str,
     script: &Path,
     work_dir: &Path,
-    workloads: &[&Workload],
-    runs: usize,
+    workloads: &[(&Workload, Schedule)],
 ) -> Result<NodeRun, String> {
     let dir = work_dir.join("node");
     std::fs::create_dir_all(&dir).map_err(|err| format!("{}: {err}", dir.display()))?;
     let mut entries = Vec::new();
     let mut outputs: Vec<PathBuf> = Vec::new();
-    for workload in workloads {
+    for (workload, schedule) in workloads {
         let args_path = dir.join(format!("{}.args.json", workload.id));
         let out_path = dir.join(format!("{}.out.json", workload.id));
         std::fs::write(&args_path, &workload.args).map_err(|err| format!("{}: {err}", args_path.display()))?;
@@ -191,8 +196,8 @@ pub(crate) fn node(
             "id": workload.id,
             "tool": workload.tool,
             "args_path": args_path,
-            "warm_up": WARM_UP_CALLS,
-            "runs": runs,
+            "warm_up": schedule.warm_up,
+            "runs": schedule.runs,
             "out_path": out_path,
         }));
         outputs.push(out_path);
@@ -213,7 +218,7 @@ pub(crate) fn node(
     let report: NodeReport =
         serde_json::from_slice(&out.stdout).map_err(|err| format!("cannot read the Node script's report: {err}"))?;
     let mut timed = Vec::new();
-    for ((workload, result), path) in workloads.iter().zip(&report.workloads).zip(&outputs) {
+    for (((workload, _), result), path) in workloads.iter().zip(&report.workloads).zip(&outputs) {
         if result.id != workload.id {
             return Err(format!("the Node script answered {} for {}", result.id, workload.id));
         }
