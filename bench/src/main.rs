@@ -158,7 +158,9 @@ fn main() -> ExitCode {
     };
     match run(&options) {
         Ok(report) => {
-            print!("{report}");
+            for line in report.lines() {
+                println!("{}", line.trim_end());
+            }
             ExitCode::SUCCESS
         }
         Err(message) => {

@@ -13,7 +13,7 @@ fn main() -> ExitCode {
     // buffers of the calls it had served (arguments, results, reply lines)
     // for reuse by its own later calls only: a 100,000-row count_distinct
     // peaked at 270-295 MiB resident, against 180 MiB with one arena, at the
-    // same speed (bench/README.md).
+    // same speed (README.md, Benchmarks).
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets an allocator parameter; it runs before any
     // other thread exists.

@@ -21,7 +21,7 @@
 //! result comes back as the module's text, filed in [`RawResults`] and put
 //! into the reply line in place of a stand-in. Parsing them into trees only
 //! to write them out again cost more time than the check itself on large
-//! calls, and most of the memory (see bench/README.md).
+//! calls, and most of the memory (README.md, Benchmarks).
 //!
 //! If a session fails to start (for example the first message is not
 //! `initialize`), the server waits for the next one instead of exiting.
