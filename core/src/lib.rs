@@ -53,9 +53,14 @@ pub fn call_tool_owned(name: &str, args: Value) -> Result<Value, ToolError> {
 
 /// Like [`call_tool`], with the arguments as JSON text and the result serialised.
 pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError> {
-    let args: Value = serde_json::from_slice(args_json)
-        .map_err(|err| ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}")))?;
-    call_tool_owned(name, args).map(|result| result.to_string())
+    call_tool_owned(name, parse_arguments(args_json)?).map(|result| result.to_string())
+}
+
+/// Read a call's arguments from JSON text: the first step of [`call_tool_json`],
+/// for callers that then want the text gone before the check runs.
+pub fn parse_arguments(args_json: &[u8]) -> Result<Value, ToolError> {
+    serde_json::from_slice(args_json)
+        .map_err(|err| ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}")))
 }
 
 /// `validate_rows`: apply a column contract; every row is accepted or quarantined.

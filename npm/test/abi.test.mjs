@@ -37,15 +37,15 @@ function put(bytes, abi) {
   return ptr;
 }
 
-/** One call through the ABI: {status, json} with both inputs and the result freed. */
+/** One call through the ABI: {status, json}, the tool name and the result freed by the caller. */
 function call(tool, argsBytes, abi = instance) {
   const toolBytes = typeof tool === 'string' ? encoder.encode(tool) : tool;
   const args = typeof argsBytes === 'string' ? encoder.encode(argsBytes) : argsBytes;
   const toolPtr = put(toolBytes, abi);
   const argsPtr = put(args, abi);
+  // The arguments' buffer passes to the module, which frees it once read.
   const packed = abi.mcpv_call(toolPtr, toolBytes.length, argsPtr, args.length);
   abi.mcpv_free(toolPtr, toolBytes.length);
-  abi.mcpv_free(argsPtr, args.length);
   // u64 arrives as a BigInt: the pointer is the high half, the length the low.
   const ptr = Number(BigInt.asUintN(64, packed) >> 32n);
   const len = Number(BigInt.asUintN(32, packed));

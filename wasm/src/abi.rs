@@ -13,8 +13,11 @@
 //!     Release a buffer from mcpv_alloc or mcpv_call, with the length it had.
 //! mcpv_call(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32) -> u64
 //!     Run one check. `tool` is the tool name (UTF-8), `args` the arguments as
-//!     a JSON object (UTF-8 JSON text). Both input buffers stay owned by the
-//!     caller. Returns `(ptr << 32) | len` of a new result buffer, which the
+//!     a JSON object (UTF-8 JSON text). `tool` stays the caller's. `args`,
+//!     when not empty, must be a buffer from mcpv_alloc(args_len), and passes
+//!     to the module: mcpv_call frees it as soon as it has read it (so the
+//!     text and its parsed tree are not both held while the check runs); the
+//!     caller must not free or reuse it. Returns `(ptr << 32) | len` of a new result buffer, which the
 //!     caller frees with mcpv_free(ptr, len). Its first byte is a status:
 //!       0  the rest is the JSON result envelope (a failing dataset is here too);
 //!       1  the rest is a JSON argument error:
@@ -26,6 +29,7 @@
 //! (out of memory, or a bug in the core) is the only other outcome; there is no
 //! panic hook, so a panic traps without calling out of the module.
 
+use serde_json::Value;
 use validation_core::ToolError;
 
 /// First byte of a result buffer holding the JSON result envelope.
@@ -40,14 +44,16 @@ pub const STATUS_ARGUMENT_ERROR: u8 = 1;
 /// it then names no tool, and the core answers with its own `unknown_tool`
 /// error, so the ABI adds no error of its own.
 pub fn call(tool: &[u8], args_json: &[u8]) -> Vec<u8> {
-    let name = String::from_utf8_lossy(tool);
-    encode(validation_core::call_tool_json(&name, args_json))
+    call_parsed(tool, validation_core::parse_arguments(args_json))
 }
 
-/// Encode a core outcome as a result buffer.
-pub fn encode(outcome: Result<String, ToolError>) -> Vec<u8> {
-    match outcome {
-        Ok(json) => with_status(STATUS_OK, json.as_bytes()),
+/// [`call`] on arguments already read from their text (or the error reading
+/// them), so a caller can free the text first. The result's text is written
+/// without a growing buffer (see `chunked.rs`).
+pub fn call_parsed(tool: &[u8], args: Result<Value, ToolError>) -> Vec<u8> {
+    let name = String::from_utf8_lossy(tool);
+    match args.and_then(|args| validation_core::call_tool_owned(&name, args)) {
+        Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
         Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
     }
 }
@@ -126,8 +132,14 @@ pub mod exports {
         // SAFETY: the caller guarantees each (ptr, len) is a readable buffer it
         // owns for the duration of the call.
         let tool = unsafe { input(tool_ptr, tool_len) };
-        let args = unsafe { input(args_ptr, args_len) };
-        let result = super::call(tool, args).into_boxed_slice();
+        let args = validation_core::parse_arguments(unsafe { input(args_ptr, args_len) });
+        // The arguments' text is the module's (see the module documentation):
+        // freed once read, so a large call does not hold the text and its
+        // tree for the whole check.
+        if args_len > 0 {
+            mcpv_free(args_ptr, args_len);
+        }
+        let result = super::call_parsed(tool, args).into_boxed_slice();
         let len = result.len() as u32;
         let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
         super::pack(ptr, len)
@@ -174,10 +186,17 @@ mod tests {
     }
 
     #[test]
-    fn a_result_is_status_zero_then_the_json_text_verbatim() {
-        // Verbatim matters: 20 and 20.0 and key order must survive the ABI.
-        let buffer = encode(Ok(r#"{"b":20.0,"a":20}"#.to_owned()));
-        assert_eq!(buffer, b"\x00{\"b\":20.0,\"a\":20}");
+    fn a_large_result_is_the_cores_text_verbatim() {
+        // Several chunks of result text (see chunked.rs), with floats whose
+        // kind (20.0, not 20) and keys whose order must come through as they are.
+        let rows: Vec<String> =
+            (0..20_000).map(|i| format!(r#"{{"id": "C{}", "n": 20.0, "a": "x"}}"#, i % 15_000)).collect();
+        let args = format!(r#"{{"rows": [{}], "key": "id"}}"#, rows.join(","));
+        let expected = validation_core::call_tool_json("count_distinct", args.as_bytes()).expect("a valid call");
+        assert!(expected.len() > 2 << 20, "{} bytes is too small to cross a chunk", expected.len());
+        let buffer = call(b"count_distinct", args.as_bytes());
+        assert_eq!(buffer[0], STATUS_OK);
+        assert!(&buffer[1..] == expected.as_bytes(), "the ABI's text differs from the core's");
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! Both only convert: every decision about a call is the core's.
 
 pub mod abi;
+mod chunked;
 pub mod js;
 
 /// Grow linear memory once, up front, to roughly what a call on `input_len`
