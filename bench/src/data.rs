@@ -6,6 +6,9 @@
 //! (both servers over MCP, the native core, the module in wasmtime, the npm
 //! package in Node) gets exactly those bytes.
 
+use std::io::{self, BufWriter, Write as _};
+use std::path::{Path, PathBuf};
+
 use serde_json::{json, Value};
 
 /// The seed of every generated input.
@@ -264,6 +267,44 @@ pub(crate) fn large(n: usize) -> Vec<Workload> {
     ]
 }
 
+/// The large-file workload: `n` invoice rows written to `dir/invoices-<n>.csv`
+/// (a header line, then one record per row), and the `validate_rows` call
+/// that names the file by `path`. The call sends no `max_listed`, so the
+/// server's default cap applies: listing a million rows in full would make a
+/// reply of hundreds of MiB, and a server given a file that size is there to
+/// summarise it. The counts and verdict still cover every row.
+pub(crate) fn large_csv(n: usize, dir: &Path) -> io::Result<(PathBuf, Workload)> {
+    let mut rng = Rng(SEED ^ n as u64 ^ 0xc5f);
+    let path = dir.join(format!("invoices-{n}.csv"));
+    let mut out = BufWriter::new(std::fs::File::create(&path)?);
+    writeln!(out, "invoice,customer,amount,date")?;
+    for row in invoices(n, &mut rng) {
+        let customer = row.customer.as_deref().unwrap_or("");
+        let fields = [row.invoice.as_str(), customer, row.amount.as_str(), row.date.as_str()];
+        let record: Vec<String> = fields.iter().map(|field| csv_field(field)).collect();
+        writeln!(out, "{}", record.join(","))?;
+    }
+    out.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()?;
+    let args = json!({"path": path.to_string_lossy(), "columns": contract(), "row_key": "invoice"});
+    let workload = Workload {
+        label: format!("validate_rows {} CSV", size_label(n)),
+        id: format!("validate_rows-csv-{n}"),
+        tool: "validate_rows",
+        rows: n,
+        args: args.to_string(),
+    };
+    Ok((path, workload))
+}
+
+/// One CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
 fn cents_of(text: &str) -> i64 {
     let (whole, frac) = text.split_once('.').unwrap_or((text, "0"));
     whole.parse::<i64>().unwrap_or(0) * 100 + frac.parse::<i64>().unwrap_or(0)
@@ -288,6 +329,14 @@ mod tests {
         let b: Vec<String> = large(500).into_iter().map(|w| w.args).collect();
         assert_eq!(a, b);
         assert_eq!(small_reconcile().args, small_reconcile().args);
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_they_must_be() {
+        assert_eq!(csv_field("INV-000001"), "INV-000001");
+        assert_eq!(csv_field("1.234,50"), "\"1.234,50\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field(""), "");
     }
 
     #[test]

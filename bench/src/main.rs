@@ -56,6 +56,9 @@ struct Plan {
     /// 100,000 rows, so fewer there.
     runs_reference: fn(usize) -> usize,
     runs_in_process: usize,
+    /// Rows in the CSV file validated by `path` (this project only).
+    file_rows: usize,
+    file_runs: usize,
 }
 
 impl Plan {
@@ -70,6 +73,8 @@ impl Plan {
             runs_ours: 5,
             runs_reference: |n| if n >= 100_000 { 3 } else { 5 },
             runs_in_process: 5,
+            file_rows: 1_000_000,
+            file_runs: 3,
         }
     }
 
@@ -84,6 +89,8 @@ impl Plan {
             runs_ours: 2,
             runs_reference: |_| 1,
             runs_in_process: 2,
+            file_rows: 20_000,
+            file_runs: 1,
         }
     }
 }
@@ -177,6 +184,7 @@ fn commands(options: &Options) -> Result<(ServerCommand, ServerCommand), String>
     let ours = ServerCommand {
         name: "mcp-validation-server (this project)",
         program: options.server.clone(),
+        args: Vec::new(),
         // A cache of our own, so the run neither uses nor disturbs the
         // user's; it is filled by the first (unmeasured) start.
         env: vec![("MCP_VALIDATION_CACHE_DIR".into(), cache.to_string_lossy().into_owned())],
@@ -184,6 +192,7 @@ fn commands(options: &Options) -> Result<(ServerCommand, ServerCommand), String>
     let reference = ServerCommand {
         name: "mcp-validation-server 0.1.0 (reference)",
         program: options.reference.clone(),
+        args: Vec::new(),
         env: Vec::new(),
     };
     Ok((ours, reference))
@@ -285,6 +294,73 @@ fn serve(command: &ServerCommand, small: &Workload, workload: &Workload, runs: u
         idle_rss,
         peak_rss,
         result,
+    })
+}
+
+/// The large-file run: `validate_rows` on a CSV file named by `path`.
+/// This project only: the reference takes rows inline and reads no files.
+struct FileRun {
+    workload: Workload,
+    file_bytes: u64,
+    samples: Samples,
+    response_bytes: usize,
+    peak_rss: u64,
+    /// `fuel=` and `peak_memory_mib=` of the last call, from the server's log.
+    fuel: String,
+    peak_linear_mib: String,
+    /// The result's `summary` and `verdict`.
+    summary: Value,
+    verdict: String,
+    /// Why the result cannot be right, if it cannot (a row not accounted for).
+    problem: Option<String>,
+}
+
+fn serve_file(ours: &ServerCommand, small: &Workload, work_dir: &Path, plan: &Plan) -> Result<FileRun, String> {
+    let dir = work_dir.join("files");
+    std::fs::create_dir_all(&dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    let (path, workload) = data::large_csv(plan.file_rows, &dir)
+        .map_err(|err| format!("writing the CSV file in {}: {err}", dir.display()))?;
+    let file_bytes = std::fs::metadata(&path).map_err(|err| format!("{}: {err}", path.display()))?.len();
+    // The file's directory is the one place the server may read.
+    let command =
+        ServerCommand { args: vec!["--data-root".into(), dir.to_string_lossy().into_owned()], ..ours.clone() };
+    let mut session = ready_session(&command, small)?;
+    let mut samples = Samples::default();
+    let mut last: Option<Reply> = None;
+    for _ in 0..plan.file_runs {
+        drop(last.take());
+        let reply = session.call(workload.tool, &workload.args)?;
+        samples.push(reply.elapsed);
+        last = Some(reply);
+    }
+    let (peak_rss, _) = session.memory()?;
+    let log = session.stderr();
+    session.close()?;
+    std::fs::remove_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let last = last.ok_or("no runs")?;
+    let result = structured_content(&last).map_err(|err| format!("{}: {err}", workload.label))?;
+    let logged = |field: &str| {
+        log.lines()
+            .rev()
+            .find(|line| line.contains("call finished"))
+            .and_then(|line| line.split_whitespace().find_map(|word| word.strip_prefix(field)))
+            .unwrap_or("?")
+            .to_owned()
+    };
+    let summary = result["summary"].clone();
+    let problem = (summary["rows_in"] != workload.rows || summary["accounted_for"] != workload.rows)
+        .then(|| format!("{} rows in the file, but the summary says {summary}", workload.rows));
+    Ok(FileRun {
+        file_bytes,
+        samples,
+        response_bytes: last.response_bytes,
+        peak_rss,
+        fuel: logged("fuel="),
+        peak_linear_mib: logged("peak_memory_mib="),
+        verdict: result["verdict"].as_str().unwrap_or("?").to_owned(),
+        summary,
+        problem,
+        workload,
     })
 }
 
@@ -408,6 +484,9 @@ fn run(options: &Options) -> Result<String, String> {
         });
     }
 
+    progress(&format!("a {}-row CSV file by path: this project over MCP", plan.file_rows));
+    let file = serve_file(&ours, &small, &options.work_dir, plan)?;
+
     let python = options.reference.parent().map_or_else(|| PathBuf::from("python3"), |bin| bin.join("python"));
     let facts = machine::describe(&python, &options.node, &options.server);
     let mut out = String::new();
@@ -430,6 +509,7 @@ fn run(options: &Options) -> Result<String, String> {
             node_version: &node.version,
             node_import: node.import,
             rows: &rows,
+            file: &file,
             elapsed: began.elapsed().as_secs_f64(),
         },
     )
@@ -454,6 +534,7 @@ struct Report<'a> {
     node_version: &'a str,
     node_import: f64,
     rows: &'a [Row],
+    file: &'a FileRun,
     elapsed: f64,
 }
 
@@ -644,6 +725,37 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     }
     writeln!(out)?;
 
+    // --- a large file ---------------------------------------------------------------
+    let file = r.file;
+    writeln!(
+        out,
+        "Large file, this project only (the reference takes rows inline and reads no files): {} on a {}-row CSV file",
+        file.workload.tool,
+        format_count(file.workload.rows as u64)
+    )?;
+    writeln!(
+        out,
+        "  named by \"path\" (the server started with --data-root; no max_listed, so the server's default cap applies)"
+    )?;
+    writeln!(
+        out,
+        "  file {}; {}; reply {}; server peak resident {}",
+        size(file.file_bytes),
+        median_n(&file.samples),
+        size(file.response_bytes as u64),
+        size(file.peak_rss)
+    )?;
+    writeln!(
+        out,
+        "  in the module: fuel {} (limit {}), peak linear memory {} MiB (limit {} MiB)",
+        file.fuel.parse::<u64>().map_or_else(|_| file.fuel.clone(), format_count),
+        format_count(mcp_validation_server::cli::DEFAULT_MAX_FUEL),
+        file.peak_linear_mib.parse::<f64>().map_or_else(|_| file.peak_linear_mib.clone(), |mib| format!("{mib:.1}")),
+        mcp_validation_server::cli::DEFAULT_MAX_MEMORY_MIB
+    )?;
+    writeln!(out, "  verdict {}; summary {}", file.verdict, file.summary)?;
+    writeln!(out)?;
+
     // --- in process --------------------------------------------------------------
     writeln!(
         out,
@@ -780,11 +892,12 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         .iter()
         .flat_map(|row| row.mismatches.iter().map(|m| format!("{}: {m}", row.workload.label)))
         .chain(r.small_mismatch.map(|m| format!("{}: {m}", r.small.label)))
+        .chain(r.file.problem.as_ref().map(|m| format!("{}: {m}", r.file.workload.label)))
         .collect();
     writeln!(
         out,
         "  [{}] results identical: both servers' structuredContent (key order and int/float kind compared), \
-         and native, wasmtime and Node byte for byte",
+         native, wasmtime and Node byte for byte, every row of the file accounted for",
         pad(mark(mismatches.is_empty()))
     )?;
     for mismatch in &mismatches {

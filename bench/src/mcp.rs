@@ -17,6 +17,7 @@ pub(crate) struct ServerCommand {
     /// `ours` or `reference`, for messages.
     pub(crate) name: &'static str,
     pub(crate) program: PathBuf,
+    pub(crate) args: Vec<String>,
     pub(crate) env: Vec<(String, String)>,
 }
 
@@ -62,6 +63,7 @@ impl Session {
     pub(crate) fn spawn(command: &ServerCommand) -> Result<Session, String> {
         let spawned = Instant::now();
         let mut child = Command::new(&command.program)
+            .args(&command.args)
             .envs(command.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
