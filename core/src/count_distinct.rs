@@ -124,6 +124,14 @@ table (where that is expected) or an entity table (where it is not).",
         let indexes_omitted = repeated.iter().map(|(_, items)| items.len().saturating_sub(cap)).sum();
         abridgement.mention("row_indexes", indexes_omitted);
     }
+    let repeated_keys = repeated_keys_json(&repeated, cap);
+    let rows_with_a_key = read.keyed.len();
+    // Nothing below reads the rows: release them (the largest thing a call
+    // holds) before the result is built, rather than hold both at once.
+    drop(repeated);
+    drop(groups);
+    drop(read);
+    drop(rows);
     let findings_omitted = cap_vec(&mut findings, cap);
     if let Some(finding) = abridgement.finding(findings_omitted, row_count) {
         findings.push(finding);
@@ -141,10 +149,10 @@ table (where that is expected) or an entity table (where it is not).",
                 ("from_rows_with_blank_key", from_blank.into()),
             ])),
         ),
-        ("rows_with_a_key", read.keyed.len().into()),
+        ("rows_with_a_key", rows_with_a_key.into()),
         ("rows_with_blank_key", from_blank.into()),
         ("blank_key_rows", Value::Array(blank_rows)),
-        ("repeated_keys", repeated_keys_json(&repeated, cap)),
+        ("repeated_keys", repeated_keys),
     ]);
     let payload = abridgement.annotate(payload);
     let verdict = if difference == 0 { verdict::CLEAN } else { verdict::REVIEW_REQUIRED };

@@ -521,6 +521,9 @@ and movements must be an array"
         ));
     };
 
+    // The outcome holds what it read of each movement: release the raw
+    // movements (the largest thing a call holds) before the result is built.
+    drop(movements);
     let verdict = match outcome.closes() {
         None => verdict::INPUTS_REJECTED,
         Some(true) => verdict::CLEAN,
