@@ -101,10 +101,42 @@ impl RawResults {
         format!("{key}/text")
     }
 
+    #[cfg(test)]
+    fn is_filed(&self, key: &str) -> bool {
+        self.entries().contains_key(key)
+    }
+
     fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<String, RawResult>> {
         // The map stays consistent even if a holder panicked.
         self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+}
+
+/// How long a filed result may wait for its reply line once its request is
+/// over. The transport takes a result within milliseconds of the handler
+/// returning it; one still filed after this was never sent: rmcp drops the
+/// response of a request cancelled in the meantime, and a session can end
+/// with a response in flight.
+const UNSENT_RESULT_GRACE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Release the result filed under `key` if it is still there `grace` after
+/// `request_over` completes (rmcp cancels a request's token when it hands
+/// the response to the transport, when the client cancels the request, and
+/// when the session ends). Without this, a result whose response rmcp
+/// dropped would stay in memory for the life of the process.
+fn release_if_unsent(
+    results: RawResults,
+    key: String,
+    request_over: impl std::future::Future<Output = ()> + Send + 'static,
+    grace: std::time::Duration,
+) {
+    tokio::spawn(async move {
+        request_over.await;
+        tokio::time::sleep(grace).await;
+        if results.take(&key).is_some() {
+            tracing::debug!(key, "released a result whose reply was never sent");
+        }
+    });
 }
 
 /// A call's arguments, in whichever form the transport delivered them.
@@ -158,7 +190,12 @@ impl ValidationServer {
                         TextAnswer::ArgumentError(_) => "argument_error",
                     };
                     log_call(name, &outcome, kind);
-                    Ok(render_text(name, outcome.answer, &results).await)
+                    let result = render_text(name, outcome.answer, &results).await;
+                    if let Some(key) = result.structured_content.as_ref().and_then(RawResults::stand_in_key) {
+                        let request_over = context.ct.clone().cancelled_owned();
+                        release_if_unsent(results, key.to_owned(), request_over, UNSENT_RESULT_GRACE);
+                    }
+                    Ok(result)
                 }
                 Err(err) => Err(err),
             },
@@ -314,5 +351,48 @@ fn error_result(name: &str, message: &str, details: Option<Value>) -> CallToolRe
             result.with_meta(Some(MetaObject(meta)))
         }
         None => result,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn a_result_never_sent_is_released_once_its_request_is_over() {
+        let results = RawResults::default();
+        let key = results.file(RawResult { structured: "{}".into(), text: "{}".into() });
+        let (over, over_received) = tokio::sync::oneshot::channel::<()>();
+        let request_over = async move {
+            let _ = over_received.await;
+        };
+        let grace = Duration::from_millis(300);
+        release_if_unsent(results.clone(), key.clone(), request_over, grace);
+
+        // While the request is running, its result stays, however long it takes.
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(results.is_filed(&key), "released while the request was running");
+
+        // Over (and never sent): gone once the grace has passed, not before.
+        let over_at = std::time::Instant::now();
+        over.send(()).expect("the watcher is waiting");
+        while results.is_filed(&key) {
+            assert!(over_at.elapsed() < Duration::from_secs(10), "still filed long after the grace");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(over_at.elapsed() >= grace, "released {:?} after the request, before the grace", over_at.elapsed());
+    }
+
+    #[tokio::test]
+    async fn a_sent_result_is_not_touched() {
+        let results = RawResults::default();
+        let key = results.file(RawResult { structured: "{}".into(), text: "{}".into() });
+        let other = results.file(RawResult { structured: "{}".into(), text: "{}".into() });
+        release_if_unsent(results.clone(), key.clone(), async {}, Duration::from_millis(20));
+        // The transport takes it at once, as it does when the reply goes out.
+        assert!(results.take(&key).is_some());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(results.is_filed(&other), "another call's result was released");
     }
 }
