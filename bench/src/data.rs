@@ -170,14 +170,14 @@ fn contract() -> Value {
 }
 
 /// Bank-statement movements: numbers and `{amount, direction, label, date}`
-/// objects, amounts as numeric strings.
-fn movements(n: usize, rng: &mut Rng) -> (Vec<Value>, i64) {
-    let mut net = 0i64;
+/// objects, amounts as numeric strings; and each one's signed amount in cents.
+fn movements(n: usize, rng: &mut Rng) -> (Vec<Value>, Vec<i64>) {
+    let mut signed = Vec::with_capacity(n);
     let mut list = Vec::with_capacity(n);
     for i in 0..n {
         let cents = 100 + rng.below(499_900) as i64;
         let inflow = rng.below(3) != 0;
-        net += if inflow { cents } else { -cents };
+        signed.push(if inflow { cents } else { -cents });
         list.push(if i % 5 == 4 {
             // A bare signed number, as the reference also accepts.
             json!(if inflow { cents } else { -cents } as f64 / 100.0)
@@ -190,13 +190,14 @@ fn movements(n: usize, rng: &mut Rng) -> (Vec<Value>, i64) {
             })
         });
     }
-    (list, net)
+    (list, signed)
 }
 
 /// The small `reconcile` call timed for latency: 12 movements that close.
 pub(crate) fn small_reconcile() -> Workload {
     let mut rng = Rng(SEED ^ 1);
-    let (moves, net) = movements(12, &mut rng);
+    let (moves, signed) = movements(12, &mut rng);
+    let net: i64 = signed.iter().sum();
     let opening = 2_500_000i64;
     let args = json!({
         "opening_balance": money(opening),
@@ -226,18 +227,9 @@ pub(crate) fn large(n: usize) -> Vec<Workload> {
         rows: n,
         args: args.to_string(),
     };
-    let (moves, net) = movements(n, &mut rng);
-    let missing = match &moves[n / 2] {
-        Value::Object(m) => {
-            let cents = cents_of(m["amount"].as_str().unwrap_or("0"));
-            if m["direction"] == "in" {
-                cents
-            } else {
-                -cents
-            }
-        }
-        other => (other.as_f64().unwrap_or(0.0) * 100.0).round() as i64,
-    };
+    let (moves, signed) = movements(n, &mut rng);
+    let net: i64 = signed.iter().sum();
+    let missing = signed[n / 2];
     let opening = 10_000_000i64;
     vec![
         make(
@@ -305,11 +297,6 @@ fn csv_field(text: &str) -> String {
     }
 }
 
-fn cents_of(text: &str) -> i64 {
-    let (whole, frac) = text.split_once('.').unwrap_or((text, "0"));
-    whole.parse::<i64>().unwrap_or(0) * 100 + frac.parse::<i64>().unwrap_or(0)
-}
-
 /// `10k`, `100k`, or the number itself.
 pub(crate) fn size_label(n: usize) -> String {
     if n >= 1000 && n % 1000 == 0 {
@@ -323,12 +310,43 @@ pub(crate) fn size_label(n: usize) -> String {
 mod tests {
     use super::*;
 
+    /// What the report says of the inputs, checked through the core itself:
+    /// each rule fails somewhere, both kinds of duplicate occur, the small
+    /// call closes, and the large reconcile misses by exactly one movement.
     #[test]
-    fn the_inputs_are_the_same_every_time() {
-        let a: Vec<String> = large(500).into_iter().map(|w| w.args).collect();
-        let b: Vec<String> = large(500).into_iter().map(|w| w.args).collect();
-        assert_eq!(a, b);
-        assert_eq!(small_reconcile().args, small_reconcile().args);
+    fn the_inputs_exercise_what_the_report_says_they_do() {
+        let run = |workload: &Workload| -> Value {
+            let text = validation_core::call_tool_json(workload.tool, workload.args.as_bytes()).expect("a valid call");
+            serde_json::from_str(&text).expect("JSON")
+        };
+        let n = 2000;
+        let workloads = large(n);
+        let by_tool = |tool: &str| workloads.iter().find(|w| w.tool == tool).expect("every tool has a workload");
+
+        let validated = run(by_tool("validate_rows"));
+        assert_eq!(validated["summary"]["accounted_for"], n);
+        let mut failed: Vec<&String> = validated["errors_by_column"].as_object().expect("an object").keys().collect();
+        failed.sort();
+        assert_eq!(failed, ["amount", "customer", "date", "invoice"], "every column fails somewhere");
+
+        let duplicates = run(by_tool("duplicate_report"));
+        let kinds: std::collections::BTreeSet<&str> = duplicates["groups"]
+            .as_array()
+            .expect("groups")
+            .iter()
+            .filter_map(|group| group["kind"].as_str())
+            .collect();
+        assert!(kinds.contains("same_key") && kinds.contains("same_signature"), "{kinds:?}");
+
+        let reconciled = run(by_tool("reconcile"));
+        assert_eq!(reconciled["closes"], false);
+        let mut rng = Rng(SEED ^ n as u64);
+        invoices(n, &mut rng);
+        let (_, signed) = movements(n, &mut rng);
+        let variance = reconciled["variance"].as_f64().expect("a number");
+        assert!((variance + signed[n / 2] as f64 / 100.0).abs() < 0.005, "variance {variance}");
+
+        assert_eq!(run(&small_reconcile())["closes"], true);
     }
 
     #[test]
@@ -347,6 +365,5 @@ mod tests {
         assert_eq!(iso_date(364), "2025-12-31");
         assert_eq!(money(123_405), "1234.05");
         assert_eq!(money(-7), "-0.07");
-        assert_eq!(cents_of("1234.05"), 123_405);
     }
 }

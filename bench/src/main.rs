@@ -7,6 +7,7 @@
 //! ```text
 //! mcp-validation-bench --server PATH --reference PATH --work-dir DIR
 //!                      [--node node] [--node-script npm/bench/inprocess.mjs]
+//!                      [--npm-wasm npm/dist/wasm/mcp_validation_core_bg.wasm]
 //!                      [--sizes 10000,100000] [--quick]
 //! ```
 //!
@@ -48,6 +49,8 @@ struct Plan {
     sizes: Vec<usize>,
     cold_starts_ours: usize,
     cold_starts_reference: usize,
+    /// Starts of this project on an empty module cache (each compiles the module).
+    cold_starts_empty_cache: usize,
     small_calls: usize,
     small_warmup: usize,
     /// Warm-up calls before the small call in process: V8 tiers a function
@@ -70,6 +73,7 @@ impl Plan {
             sizes,
             cold_starts_ours: 10,
             cold_starts_reference: 5,
+            cold_starts_empty_cache: 3,
             small_calls: 200,
             small_warmup: 20,
             small_warmup_in_process: 1000,
@@ -86,6 +90,7 @@ impl Plan {
             sizes: vec![2000],
             cold_starts_ours: 3,
             cold_starts_reference: 2,
+            cold_starts_empty_cache: 1,
             small_calls: 30,
             small_warmup: 5,
             small_warmup_in_process: 100,
@@ -236,6 +241,39 @@ fn start_ups(command: &ServerCommand, count: usize, small: &Workload) -> Result<
     Ok(StartUp { to_list, to_call })
 }
 
+/// This project's first start on a machine: an empty module cache, so the
+/// module is compiled (in the background: `tools/list` does not wait for it,
+/// the first call does). `count` starts, each on a new, empty cache.
+fn empty_cache_starts(
+    ours: &ServerCommand,
+    count: usize,
+    small: &Workload,
+    work_dir: &Path,
+) -> Result<StartUp, String> {
+    let cache = work_dir.join("module-cache-empty");
+    let mut to_list = Samples::default();
+    let mut to_call = Samples::default();
+    for _ in 0..count {
+        if cache.exists() {
+            std::fs::remove_dir_all(&cache).map_err(|err| format!("{}: {err}", cache.display()))?;
+        }
+        create_private_dir(&cache)?;
+        let command = ServerCommand {
+            env: vec![("MCP_VALIDATION_CACHE_DIR".into(), cache.to_string_lossy().into_owned())],
+            ..ours.clone()
+        };
+        let mut session = Session::spawn(&command)?;
+        session.initialize()?;
+        session.request("tools/list", "{}")?;
+        to_list.push(session.spawned.elapsed());
+        structured_content(&session.call(small.tool, &small.args)?)?;
+        to_call.push(session.spawned.elapsed());
+        session.close()?;
+    }
+    std::fs::remove_dir_all(&cache).map_err(|err| format!("{}: {err}", cache.display()))?;
+    Ok(StartUp { to_list, to_call })
+}
+
 /// A started server, initialised, with the module ready (one small call).
 fn ready_session(command: &ServerCommand, small: &Workload) -> Result<Session, String> {
     let mut session = Session::spawn(command)?;
@@ -273,6 +311,8 @@ struct Served {
     /// Peak resident size over the process's life (`VmHWM`).
     peak_rss: u64,
     result: Value,
+    /// What the server wrote on stderr (its log).
+    log: String,
 }
 
 fn serve(command: &ServerCommand, small: &Workload, workload: &Workload, runs: usize) -> Result<Served, String> {
@@ -287,6 +327,7 @@ fn serve(command: &ServerCommand, small: &Workload, workload: &Workload, runs: u
         last = Some(reply);
     }
     let (peak_rss, _) = session.memory()?;
+    let log = session.stderr();
     session.close()?;
     let last = last.ok_or("no runs")?;
     let result = structured_content(&last).map_err(|err| format!("{} {}: {err}", command.name, workload.label))?;
@@ -297,6 +338,7 @@ fn serve(command: &ServerCommand, small: &Workload, workload: &Workload, runs: u
         idle_rss,
         peak_rss,
         result,
+        log,
     })
 }
 
@@ -309,8 +351,8 @@ struct FileRun {
     response_bytes: usize,
     peak_rss: u64,
     /// `fuel=` and `peak_memory_mib=` of the last call, from the server's log.
-    fuel: String,
-    peak_linear_mib: String,
+    fuel: Option<u64>,
+    peak_linear_mib: Option<f64>,
     /// The result's `summary` and `verdict`.
     summary: Value,
     verdict: String,
@@ -327,40 +369,28 @@ fn serve_file(ours: &ServerCommand, small: &Workload, work_dir: &Path, plan: &Pl
     // The file's directory is the one place the server may read.
     let command =
         ServerCommand { args: vec!["--data-root".into(), dir.to_string_lossy().into_owned()], ..ours.clone() };
-    let mut session = ready_session(&command, small)?;
-    let mut samples = Samples::default();
-    let mut last: Option<Reply> = None;
-    for _ in 0..plan.file_runs {
-        drop(last.take());
-        let reply = session.call(workload.tool, &workload.args)?;
-        samples.push(reply.elapsed);
-        last = Some(reply);
-    }
-    let (peak_rss, _) = session.memory()?;
-    let log = session.stderr();
-    session.close()?;
+    let served = serve(&command, small, &workload, plan.file_runs)?;
     std::fs::remove_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-    let last = last.ok_or("no runs")?;
-    let result = structured_content(&last).map_err(|err| format!("{}: {err}", workload.label))?;
     let logged = |field: &str| {
-        log.lines()
+        served
+            .log
+            .lines()
             .rev()
             .find(|line| line.contains("call finished"))
             .and_then(|line| line.split_whitespace().find_map(|word| word.strip_prefix(field)))
-            .unwrap_or("?")
-            .to_owned()
+            .map(str::to_owned)
     };
-    let summary = result["summary"].clone();
+    let summary = served.result["summary"].clone();
     let problem = (summary["rows_in"] != workload.rows || summary["accounted_for"] != workload.rows)
         .then(|| format!("{} rows in the file, but the summary says {summary}", workload.rows));
     Ok(FileRun {
         file_bytes,
-        samples,
-        response_bytes: last.response_bytes,
-        peak_rss,
-        fuel: logged("fuel="),
-        peak_linear_mib: logged("peak_memory_mib="),
-        verdict: result["verdict"].as_str().unwrap_or("?").to_owned(),
+        fuel: logged("fuel=").and_then(|fuel| fuel.parse().ok()),
+        peak_linear_mib: logged("peak_memory_mib=").and_then(|mib| mib.parse().ok()),
+        verdict: served.result["verdict"].as_str().unwrap_or("?").to_owned(),
+        samples: served.samples,
+        response_bytes: served.response_bytes,
+        peak_rss: served.peak_rss,
         summary,
         problem,
         workload,
@@ -384,7 +414,6 @@ struct Row {
     mismatches: Vec<String>,
 }
 
-#[allow(clippy::too_many_lines)]
 /// Every runtime must run the same module: the npm package's file, the
 /// copy this program embeds (through the host library), and the server's.
 fn check_same_module(options: &Options) -> Result<(), String> {
@@ -409,6 +438,7 @@ fn check_same_module(options: &Options) -> Result<(), String> {
     Ok(())
 }
 
+#[allow(clippy::too_many_lines)]
 fn run(options: &Options) -> Result<String, String> {
     let began = Instant::now();
     check_same_module(options)?;
@@ -423,6 +453,7 @@ fn run(options: &Options) -> Result<String, String> {
     progress("cold starts");
     let start_ours = start_ups(&ours, plan.cold_starts_ours, &small)?;
     let start_reference = start_ups(&reference, plan.cold_starts_reference, &small)?;
+    let start_empty_cache = empty_cache_starts(&ours, plan.cold_starts_empty_cache, &small, &options.work_dir)?;
 
     progress("small reconcile latency");
     let (small_ours, small_result_ours) = small_latency(&ours, &small, plan)?;
@@ -500,6 +531,7 @@ fn run(options: &Options) -> Result<String, String> {
             facts: &facts,
             start_ours: &start_ours,
             start_reference: &start_reference,
+            start_empty_cache: &start_empty_cache,
             small: &small,
             small_ours: &small_ours,
             small_reference: &small_reference,
@@ -525,6 +557,7 @@ struct Report<'a> {
     facts: &'a [(String, String)],
     start_ours: &'a StartUp,
     start_reference: &'a StartUp,
+    start_empty_cache: &'a StartUp,
     small: &'a Workload,
     small_ours: &'a Samples,
     small_reference: &'a Samples,
@@ -619,6 +652,12 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         median_n(&r.start_reference.to_call),
         ratio(to_call)
     )?;
+    for (label, samples) in [
+        ("first start, empty module cache: tools/list", &r.start_empty_cache.to_list),
+        ("first start, empty module cache: first call", &r.start_empty_cache.to_call),
+    ] {
+        writeln!(out, "  {label:<42} {:>16} {:>16} {:>8}", median_n(samples), "-", "")?;
+    }
     writeln!(
         out,
         "  {:<42} {:>16} {:>16} {:>8}",
@@ -637,8 +676,8 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     )?;
     writeln!(
         out,
-        "  (one unmeasured start first; this project's module cache is warm, as after its first run; \
-         {} warm-up calls before the small calls)",
+        "  (one unmeasured start first; this project's module cache is warm, as after its first run, except on the \
+         two first-start lines,\n   which compile the module; {} warm-up calls before the small calls)",
         plan.small_warmup
     )?;
     writeln!(out)?;
@@ -751,9 +790,9 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     writeln!(
         out,
         "  in the module: fuel {} (limit {}), peak linear memory {} MiB (limit {} MiB)",
-        file.fuel.parse::<u64>().map_or_else(|_| file.fuel.clone(), format_count),
+        file.fuel.map_or_else(|| "?".to_owned(), format_count),
         format_count(mcp_validation_server::cli::DEFAULT_MAX_FUEL),
-        file.peak_linear_mib.parse::<f64>().map_or_else(|_| file.peak_linear_mib.clone(), |mib| format!("{mib:.1}")),
+        file.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1}")),
         mcp_validation_server::cli::DEFAULT_MAX_MEMORY_MIB
     )?;
     writeln!(out, "  verdict {}; summary {}", file.verdict, file.summary)?;

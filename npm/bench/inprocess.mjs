@@ -13,7 +13,7 @@
 //
 // Prints one JSON object on stdout:
 //   {"node": "v20...", "import_ms": n,
-//    "workloads": [{"id", "first_ms", "runs_ms": [...], "out_bytes"}]}
+//    "workloads": [{"id", "first_ms", "runs_ms": [...]}]}
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 
@@ -42,7 +42,7 @@ for (const { id, tool, args_path: argsPath, warm_up: warmUp, runs, out_path: out
     runsMs.push(performance.now() - started);
   }
   writeFileSync(outPath, out);
-  workloads.push({ id, first_ms: firstMs, runs_ms: runsMs, out_bytes: Buffer.byteLength(out) });
+  workloads.push({ id, first_ms: firstMs, runs_ms: runsMs });
 }
 
 process.stdout.write(`${JSON.stringify({ node: process.version, import_ms: importMs, workloads })}\n`);
