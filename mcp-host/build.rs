@@ -17,7 +17,6 @@
 //! second wasmtime build for the build script would double a ~6 minute compile.
 
 use std::env;
-use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -54,11 +53,7 @@ fn main() {
         fail(&source, "it is not a WebAssembly module (no `\\0asm` version 1 header)");
     }
 
-    let digest = Sha256::digest(&bytes);
-    let hex = digest.iter().fold(String::with_capacity(64), |mut out, byte| {
-        let _ = write!(out, "{byte:02x}");
-        out
-    });
+    let hex = format!("{:x}", Sha256::digest(&bytes));
 
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out_dir.join("module.wasm"), &bytes).expect("OUT_DIR is writable");

@@ -2,7 +2,7 @@
 //! the result as JSON text out.
 //!
 //! - native: `validation_core::call_tool_json`;
-//! - wasmtime: the host's own `Sandbox::call_text`, a fresh instance per
+//! - wasmtime: the host's own `Sandbox::call`, a fresh instance per
 //!   call exactly as the server runs it, under the server's default limits;
 //! - Node: the npm package's `callToolJson` (`npm/bench/inprocess.mjs`).
 
@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use mcp_validation_server::cli::{DEFAULT_MAX_FUEL, DEFAULT_MAX_MEMORY_MIB, DEFAULT_TIMEOUT_SECS};
-use mcp_validation_server::sandbox::{CacheDir, Limits, Sandbox, TextAnswer};
+use mcp_validation_server::sandbox::{Answer, CacheDir, Limits, Sandbox};
 use serde::Deserialize;
 use tokio::runtime::Runtime;
 
@@ -74,7 +74,7 @@ pub(crate) struct WasmTimed {
     /// The sandbox's own figure: a fresh instance, the arguments copied in,
     /// the check, the result copied out (JSON text in, JSON text out).
     pub(crate) timed: Timed,
-    /// The same calls timed around `Sandbox::call_text`, which adds the hop
+    /// The same calls timed around `Sandbox::call`, which adds the hop
     /// to and from the blocking thread the call runs on.
     pub(crate) with_hop: Samples,
     pub(crate) fuel: u64,
@@ -106,10 +106,10 @@ impl Wasm {
         let started = Instant::now();
         let outcome = self
             .runtime
-            .block_on(self.sandbox.call_text(workload.tool, args, pending()))
+            .block_on(self.sandbox.call(workload.tool, args, pending()))
             .map_err(|err| format!("wasmtime {}: {err}", workload.label))?;
         let wall = started.elapsed();
-        let TextAnswer::Result(text) = outcome.answer else {
+        let Answer::Result(text) = outcome.answer else {
             return Err(format!("wasmtime {}: an argument error", workload.label));
         };
         Ok((outcome.elapsed, wall, text, outcome.fuel_used, outcome.peak_memory_bytes))
@@ -122,9 +122,9 @@ impl Wasm {
         for _ in 0..calls {
             let outcome = self
                 .runtime
-                .block_on(self.sandbox.call_text("no_such_tool", b"{}".to_vec(), pending()))
+                .block_on(self.sandbox.call("no_such_tool", b"{}".to_vec(), pending()))
                 .map_err(|err| format!("wasmtime, unknown tool: {err}"))?;
-            if !matches!(outcome.answer, TextAnswer::ArgumentError(_)) {
+            if !matches!(outcome.answer, Answer::ArgumentError(_)) {
                 return Err("wasmtime: an unknown tool was not refused".into());
             }
             samples.push(outcome.elapsed);

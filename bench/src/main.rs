@@ -845,7 +845,7 @@ fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     writeln!(
         out,
         "   (a call the core refuses at once) costs {}; the hop to the call's thread adds {} (the small reconcile \
-         through Sandbox::call_text: {}).",
+         through Sandbox::call: {}).",
         time(r.instance_cost.median()),
         time(r.small_wasm.with_hop.median() - r.small_wasm.timed.samples.median()),
         time(r.small_wasm.with_hop.median())

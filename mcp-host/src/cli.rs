@@ -121,7 +121,7 @@ pub struct Cli {
     /// `max_listed` themselves. Counts, tallies and verdicts always cover every
     /// row; a shortened list says how many entries it left out. `unlimited`
     /// lists everything, as the Python reference does.
-    #[arg(long, env = "MCP_VALIDATION_MAX_LISTED", default_value = "25", value_parser = parse_max_listed,
+    #[arg(long, env = "MCP_VALIDATION_MAX_LISTED", default_value_t = MaxListed::At(DEFAULT_MAX_LISTED), value_parser = parse_max_listed,
           value_name = "N|unlimited")]
     pub max_listed: MaxListed,
 
@@ -150,6 +150,16 @@ pub enum MaxListed {
     At(u64),
     /// No default cap.
     Unlimited,
+}
+
+impl std::fmt::Display for MaxListed {
+    /// As the flag takes it: the number, or `unlimited`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MaxListed::At(n) => write!(f, "{n}"),
+            MaxListed::Unlimited => f.write_str("unlimited"),
+        }
+    }
 }
 
 fn parse_max_listed(text: &str) -> Result<MaxListed, String> {

@@ -45,11 +45,6 @@ impl DataRoots {
         Ok(DataRoots { roots, max_bytes })
     }
 
-    /// Whether any file access is allowed at all.
-    pub fn is_empty(&self) -> bool {
-        self.roots.is_empty()
-    }
-
     /// The canonical file `requested` names, if it lies inside a root. A
     /// relative path is taken relative to the first root.
     pub fn resolve(&self, requested: &str) -> Result<PathBuf, String> {

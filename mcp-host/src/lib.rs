@@ -34,8 +34,9 @@ pub async fn run(cli: Cli) -> io::Result<()> {
         (Some(dir), false) => CacheDir::At(dir.clone()),
         (None, false) => CacheDir::Default,
     };
-    let sandbox = Sandbox::start(cli.limits(), cache_dir).map_err(io::Error::other)?;
+    // A bad --data-root is refused before the module is prepared.
     let settings = cli.call_settings().map_err(io::Error::other)?;
+    let sandbox = Sandbox::start(cli.limits(), cache_dir).map_err(io::Error::other)?;
     let server = ValidationServer::new(sandbox, settings);
     match cli.transport {
         Transport::Stdio => transport::stdio::serve(server, cli.max_message_bytes()).await,

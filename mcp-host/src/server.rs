@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::arguments::CallSettings;
-use crate::sandbox::{Answer, Outcome, Sandbox, SandboxError, TextAnswer};
+use crate::sandbox::{parse_result, Answer, Outcome, Sandbox, SandboxError};
 use crate::tools;
 
 /// The reference's server name; hosts and logs know the server by it.
@@ -181,40 +181,21 @@ impl ValidationServer {
             Ok(args) => args,
             Err(message) => return error_result(name, &message, None),
         };
-        let cancelled = context.ct.cancelled();
-        let outcome = match raw_results {
-            Some(results) => match self.sandbox.call_text(name, args, cancelled).await {
-                Ok(outcome) => {
-                    let kind = match &outcome.answer {
-                        TextAnswer::Result(_) => "result",
-                        TextAnswer::ArgumentError(_) => "argument_error",
-                    };
-                    log_call(name, &outcome, kind);
-                    let result = render_text(name, outcome.answer, &results).await;
-                    if let Some(key) = result.structured_content.as_ref().and_then(RawResults::stand_in_key) {
-                        let request_over = context.ct.clone().cancelled_owned();
-                        release_if_unsent(results, key.to_owned(), request_over, UNSENT_RESULT_GRACE);
-                    }
-                    Ok(result)
-                }
-                Err(err) => Err(err),
-            },
-            None => match self.sandbox.call(name, args, cancelled).await {
-                Ok(outcome) => {
-                    let kind = match &outcome.answer {
-                        Answer::Result(_) => "result",
-                        Answer::ArgumentError(_) => "argument_error",
-                    };
-                    log_call(name, &outcome, kind);
-                    Ok(render(name, outcome.answer).await)
-                }
-                Err(err) => Err(err),
-            },
+        let outcome = match self.sandbox.call(name, args, context.ct.cancelled()).await {
+            Ok(outcome) => outcome,
+            Err(err) => {
+                tracing::warn!(tool = name, code = err.code(), "call stopped: {err}");
+                return sandbox_error_result(name, &err);
+            }
         };
-        outcome.unwrap_or_else(|err| {
-            tracing::warn!(tool = name, code = err.code(), "call stopped: {err}");
-            sandbox_error_result(name, &err)
-        })
+        log_call(name, &outcome);
+        let Some(results) = raw_results else { return render(name, outcome.answer).await };
+        let result = render_text(name, outcome.answer, &results).await;
+        if let Some(key) = result.structured_content.as_ref().and_then(RawResults::stand_in_key) {
+            let request_over = context.ct.clone().cancelled_owned();
+            release_if_unsent(results, key.to_owned(), request_over, UNSENT_RESULT_GRACE);
+        }
+        result
     }
 }
 
@@ -256,10 +237,10 @@ impl ServerHandler for ValidationServer {
     }
 }
 
-fn log_call<A>(name: &str, outcome: &Outcome<A>, kind: &str) {
+fn log_call(name: &str, outcome: &Outcome) {
     tracing::info!(
         tool = name,
-        outcome = kind,
+        outcome = outcome.answer.kind(),
         elapsed_ms = outcome.elapsed.as_millis(),
         fuel = outcome.fuel_used,
         peak_memory_mib = outcome.peak_memory_bytes as f64 / f64::from(1 << 20),
@@ -270,25 +251,27 @@ fn log_call<A>(name: &str, outcome: &Outcome<A>, kind: &str) {
 /// The module's answer as an MCP result.
 async fn render(name: &str, answer: Answer) -> CallToolResult {
     match answer {
-        Answer::Result(value) => {
-            // The text copy is the reference SDK's: the same JSON, indented
-            // by two spaces. Rendering a large result is slow, so it runs off
-            // the protocol's worker threads.
+        Answer::Result(json) => {
+            // rmcp takes the result as a tree, and the text copy is the
+            // reference SDK's: the same JSON, indented by two spaces. Parsing
+            // and rendering a large result is slow, so it runs off the
+            // protocol's worker threads.
             let rendered = tokio::task::spawn_blocking(move || {
-                serde_json::to_string_pretty(&value).map(|text| (value, text)).map_err(|err| err.to_string())
+                let value = parse_result(json.as_bytes()).map_err(SandboxError::Trapped)?;
+                let text = serde_json::to_string_pretty(&value)
+                    .map_err(|err| SandboxError::Trapped(format!("the result could not be rendered: {err}")))?;
+                Ok((value, text))
             })
             .await
-            .unwrap_or_else(|err| Err(err.to_string()));
+            .unwrap_or_else(|err| Err(SandboxError::Trapped(format!("the result could not be rendered: {err}"))));
             match rendered {
                 Ok((value, text)) => {
                     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
                     result.structured_content = Some(value);
                     result
                 }
-                Err(err) => {
-                    let message = format!("the result could not be rendered: {err}");
-                    error_result(name, &message, None)
-                }
+                // A module that wrote no JSON broke the ABI, as a trap does.
+                Err(err) => sandbox_error_result(name, &err),
             }
         }
         Answer::ArgumentError(err) => {
@@ -300,10 +283,10 @@ async fn render(name: &str, answer: Answer) -> CallToolResult {
 
 /// The module's answer as an MCP result whose result stays text: filed in
 /// `results` for the transport, with a stand-in for rmcp (see [`RawResults`]).
-async fn render_text(name: &str, answer: TextAnswer, results: &RawResults) -> CallToolResult {
+async fn render_text(name: &str, answer: Answer, results: &RawResults) -> CallToolResult {
     let json = match answer {
-        TextAnswer::Result(json) => json,
-        TextAnswer::ArgumentError(err) => return render(name, Answer::ArgumentError(err)).await,
+        Answer::Result(json) => json,
+        error @ Answer::ArgumentError(_) => return render(name, error).await,
     };
     // Re-indenting a large result takes a while: not on a protocol worker.
     let rendered = tokio::task::spawn_blocking(move || match crate::pretty::pretty(&json) {
@@ -319,11 +302,8 @@ async fn render_text(name: &str, answer: TextAnswer, results: &RawResults) -> Ca
             result
         }
         // Not one compact JSON object: the tree path parses it, and reports
-        // a result that is no JSON as it always has.
-        Ok(Err(json)) => match crate::sandbox::parse_result(json.as_bytes()) {
-            Ok(value) => render(name, Answer::Result(value)).await,
-            Err(why) => sandbox_error_result(name, &SandboxError::Trapped(why)),
-        },
+        // a result that is no JSON.
+        Ok(Err(json)) => render(name, Answer::Result(json)).await,
         Err(err) => error_result(name, &format!("the result could not be rendered: {err}"), None),
     }
 }

@@ -13,11 +13,7 @@ use common::{binary, skip_or_fail};
 use sha2::{Digest, Sha256};
 
 fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    Sha256::digest(bytes).iter().fold(String::new(), |mut hex, byte| {
-        let _ = write!(hex, "{byte:02x}");
-        hex
-    })
+    format!("{:x}", Sha256::digest(bytes))
 }
 
 fn version_hash() -> String {

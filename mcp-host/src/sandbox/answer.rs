@@ -11,8 +11,11 @@ const STATUS_ARGUMENT_ERROR: u8 = 1;
 /// What the core answered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    /// The result envelope, key order and number kinds as the core wrote them.
-    Result(Value),
+    /// The result envelope as the module wrote it: compact JSON, key order
+    /// and number spellings as the core chose them. Not parsed here: the
+    /// stdio transport passes it on as text, and whoever needs a tree parses
+    /// it ([`parse`]).
+    Result(String),
     /// A malformed call, as the core reported it.
     ArgumentError(ArgumentError),
 }
@@ -28,46 +31,32 @@ pub struct ArgumentError {
     pub argument: Option<String>,
 }
 
+/// A result buffer's status byte and its JSON. `Err` for an empty buffer.
+pub(crate) fn split_status(buffer: &[u8]) -> Result<(u8, &[u8]), String> {
+    let (status, json) = buffer.split_first().ok_or("empty result buffer")?;
+    Ok((*status, json))
+}
+
 impl Answer {
-    /// Decode a result buffer. `Err` means the module broke the ABI.
-    pub fn decode(buffer: &[u8]) -> Result<Answer, String> {
-        let (status, json) = buffer.split_first().ok_or("empty result buffer")?;
-        match *status {
-            STATUS_OK => parse(json).map(Answer::Result),
-            STATUS_ARGUMENT_ERROR => {
-                let value = parse(json)?;
-                serde_json::from_value(value)
-                    .map(Answer::ArgumentError)
-                    .map_err(|err| format!("malformed argument error: {err}"))
+    /// Decode a result buffer's status byte and JSON. `Err` means the module
+    /// broke the ABI (or wrote a result that is not UTF-8).
+    pub fn decode(status: u8, json: Vec<u8>) -> Result<Answer, String> {
+        match status {
+            STATUS_OK => {
+                String::from_utf8(json).map(Answer::Result).map_err(|err| format!("result is not UTF-8: {err}"))
             }
+            STATUS_ARGUMENT_ERROR => serde_json::from_slice(&json)
+                .map(Answer::ArgumentError)
+                .map_err(|err| format!("malformed argument error: {err}")),
             other => Err(format!("unknown status byte {other}")),
         }
     }
-}
 
-/// What the core answered, with a result left as the module's JSON text.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TextAnswer {
-    /// The result envelope as the module wrote it: compact JSON, key order
-    /// and number spellings as the core chose them. Not checked here.
-    Result(String),
-    /// A malformed call, as the core reported it.
-    ArgumentError(ArgumentError),
-}
-
-impl TextAnswer {
-    /// Decode a result buffer without parsing a result. `Err` means the
-    /// module broke the ABI (or wrote a result that is not UTF-8).
-    pub fn decode(mut buffer: Vec<u8>) -> Result<TextAnswer, String> {
-        match buffer.first() {
-            Some(&STATUS_OK) => {
-                buffer.remove(0);
-                String::from_utf8(buffer).map(TextAnswer::Result).map_err(|err| format!("result is not UTF-8: {err}"))
-            }
-            _ => match Answer::decode(&buffer)? {
-                Answer::ArgumentError(err) => Ok(TextAnswer::ArgumentError(err)),
-                Answer::Result(_) => unreachable!("a result buffer starts with STATUS_OK"),
-            },
+    /// `result` or `argument_error`, for logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Answer::Result(_) => "result",
+            Answer::ArgumentError(_) => "argument_error",
         }
     }
 }
@@ -88,16 +77,23 @@ pub(crate) fn parse(json: &[u8]) -> Result<Value, String> {
 mod tests {
     use super::*;
 
+    /// A whole result buffer, split as `call.rs` splits it.
+    fn decode(buffer: &[u8]) -> Result<Answer, String> {
+        let (status, json) = split_status(buffer)?;
+        Answer::decode(status, json.to_vec())
+    }
+
     #[test]
-    fn a_result_keeps_key_order_and_number_kinds() {
-        let Answer::Result(value) = Answer::decode(b"\x00{\"b\":20.0,\"a\":20}").unwrap() else { panic!() };
-        assert_eq!(value.to_string(), r#"{"b":20.0,"a":20}"#);
+    fn a_result_is_the_modules_text_and_parses_with_key_order_and_number_kinds() {
+        let answer = decode(b"\x00{\"b\":20.0,\"a\":20}").unwrap();
+        assert_eq!(answer, Answer::Result(r#"{"b":20.0,"a":20}"#.into()));
+        let Answer::Result(text) = answer else { unreachable!() };
+        assert_eq!(parse(text.as_bytes()).unwrap().to_string(), r#"{"b":20.0,"a":20}"#);
     }
 
     #[test]
     fn an_argument_error_is_decoded() {
-        let answer =
-            Answer::decode(b"\x01{\"code\":\"argument_type\",\"message\":\"m\",\"argument\":\"key\"}").unwrap();
+        let answer = decode(b"\x01{\"code\":\"argument_type\",\"message\":\"m\",\"argument\":\"key\"}").unwrap();
         assert_eq!(
             answer,
             Answer::ArgumentError(ArgumentError {
@@ -106,25 +102,18 @@ mod tests {
                 argument: Some("key".into())
             })
         );
-    }
-
-    #[test]
-    fn a_text_answer_keeps_the_modules_text() {
-        let answer = TextAnswer::decode(b"\x00{\"b\":20.0,\"a\":20}".to_vec()).unwrap();
-        assert_eq!(answer, TextAnswer::Result(r#"{"b":20.0,"a":20}"#.into()));
-        let answer =
-            TextAnswer::decode(b"\x01{\"code\":\"argument_type\",\"message\":\"m\",\"argument\":null}".to_vec())
-                .unwrap();
-        assert!(matches!(answer, TextAnswer::ArgumentError(err) if err.code == "argument_type"));
-        for buffer in [&b""[..], b"\x02{}", b"\x00\xff", b"\x01{\"code\":1}"] {
-            assert!(TextAnswer::decode(buffer.to_vec()).is_err(), "{buffer:?}");
-        }
+        let answer = decode(b"\x01{\"code\":\"argument_type\",\"message\":\"m\",\"argument\":null}").unwrap();
+        assert!(matches!(answer, Answer::ArgumentError(err) if err.code == "argument_type" && err.argument.is_none()));
     }
 
     #[test]
     fn a_broken_buffer_is_an_error_not_a_panic() {
-        for buffer in [&b""[..], b"\x02{}", b"\x00{", b"\x00{} {}", b"\x01{\"code\":1}"] {
-            assert!(Answer::decode(buffer).is_err(), "{buffer:?}");
+        for buffer in [&b""[..], b"\x02{}", b"\x00\xff", b"\x01{\"code\":1}", b"\x01{"] {
+            assert!(decode(buffer).is_err(), "{buffer:?}");
+        }
+        // A result is checked when it is parsed.
+        for text in [&b"{"[..], b"{} {}"] {
+            assert!(parse(text).is_err(), "{text:?}");
         }
     }
 }

@@ -42,8 +42,10 @@ impl std::error::Error for Interrupted {}
 /// What the module answered, and what answering cost.
 #[derive(Debug)]
 pub(crate) struct RawOutcome {
-    /// The result buffer: status byte, then JSON.
-    pub(crate) buffer: Vec<u8>,
+    /// The result buffer's status byte.
+    pub(crate) status: u8,
+    /// The rest of the result buffer: JSON, copied out of the module.
+    pub(crate) json: Vec<u8>,
     /// Fuel consumed, instantiation included.
     pub(crate) fuel_used: u64,
     /// Largest linear memory size the instance reached, in bytes.
@@ -88,8 +90,8 @@ pub(crate) fn run(
     let fuel_used = limits.max_fuel - store.get_fuel().unwrap_or(0);
     let memory = &store.data().memory;
     match result {
-        Ok(buffer) => {
-            Ok(RawOutcome { buffer, fuel_used, peak_memory_bytes: memory.peak_bytes, elapsed: started.elapsed() })
+        Ok((status, json)) => {
+            Ok(RawOutcome { status, json, fuel_used, peak_memory_bytes: memory.peak_bytes, elapsed: started.elapsed() })
         }
         Err(err) => Err(classify(&err, memory.denied, limits)),
     }
@@ -140,7 +142,7 @@ fn call_abi(
     pre: &InstancePre<CallState>,
     tool: &[u8],
     args: Vec<u8>,
-) -> Result<Vec<u8>, AbiError> {
+) -> Result<(u8, Vec<u8>), AbiError> {
     let instance = pre.instantiate(&mut *store)?;
     let memory =
         instance.get_memory(&mut *store, "memory").ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
@@ -159,10 +161,10 @@ fn call_abi(
     let end = ptr.checked_add(len).filter(|end| *end <= data.len()).ok_or_else(|| {
         AbiError::Broken(format!("result buffer {ptr}+{len} lies outside linear memory of {} bytes", data.len()))
     })?;
-    if len == 0 {
-        return Err(AbiError::Broken("empty result buffer".into()));
-    }
-    Ok(data[ptr..end].to_vec())
+    // Only the JSON is copied out: the status byte stays behind, so the text
+    // needs no second move to drop it.
+    let (status, json) = super::answer::split_status(&data[ptr..end]).map_err(AbiError::Broken)?;
+    Ok((status, json.to_vec()))
 }
 
 fn len32(bytes: &[u8]) -> Result<u32, AbiError> {

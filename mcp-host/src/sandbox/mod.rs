@@ -30,7 +30,7 @@ use tokio::sync::watch;
 use wasmtime::{InstancePre, Linker};
 
 pub(crate) use answer::parse as parse_result;
-pub use answer::{Answer, ArgumentError, TextAnswer};
+pub use answer::{Answer, ArgumentError};
 pub use limits::{Limits, SandboxError};
 
 use call::CallState;
@@ -47,10 +47,9 @@ pub struct Sandbox {
 
 /// A successful call: the core's answer and what it cost.
 #[derive(Debug)]
-pub struct Outcome<A = Answer> {
-    /// What the core answered: an [`Answer`] from [`Sandbox::call`], a
-    /// [`TextAnswer`] from [`Sandbox::call_text`].
-    pub answer: A,
+pub struct Outcome {
+    /// What the core answered.
+    pub answer: Answer,
     /// Fuel consumed, instantiation included.
     pub fuel_used: u64,
     /// Peak linear memory, in bytes.
@@ -98,11 +97,6 @@ impl Sandbox {
         Ok(Sandbox { limits, ready })
     }
 
-    /// The limits every call runs under.
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
-
     /// Wait until the module is prepared.
     pub async fn ready(&self) -> Result<(), SandboxError> {
         self.prepared().await.map(|_| ())
@@ -120,7 +114,8 @@ impl Sandbox {
         }
     }
 
-    /// Run `tool` on `args` (JSON text of the arguments object).
+    /// Run `tool` on `args` (JSON text of the arguments object). A result
+    /// comes back as the module's JSON text.
     ///
     /// The call stops early when `cancelled` resolves, or when the returned
     /// future is dropped.
@@ -130,28 +125,6 @@ impl Sandbox {
         args: Vec<u8>,
         cancelled: impl Future<Output = ()>,
     ) -> Result<Outcome, SandboxError> {
-        self.call_decoding(tool, args, cancelled, |buffer| Answer::decode(&buffer)).await
-    }
-
-    /// Like [`Sandbox::call`], with the result left as the module's JSON
-    /// text: for a caller that passes it on as text, so no tree of it is
-    /// built.
-    pub async fn call_text(
-        &self,
-        tool: &str,
-        args: Vec<u8>,
-        cancelled: impl Future<Output = ()>,
-    ) -> Result<Outcome<TextAnswer>, SandboxError> {
-        self.call_decoding(tool, args, cancelled, TextAnswer::decode).await
-    }
-
-    async fn call_decoding<A: Send + 'static>(
-        &self,
-        tool: &str,
-        args: Vec<u8>,
-        cancelled: impl Future<Output = ()>,
-        decode: fn(Vec<u8>) -> Result<A, String>,
-    ) -> Result<Outcome<A>, SandboxError> {
         tokio::pin!(cancelled);
         let pre = tokio::select! {
             pre = self.prepared() => pre?,
@@ -165,9 +138,7 @@ impl Sandbox {
             let stop = Arc::clone(&stop);
             move || {
                 let raw = call::run(&pre, limits, stop, &tool, args)?;
-                // Decoding a large result takes a while; keep it off the
-                // async workers too.
-                let answer = decode(raw.buffer).map_err(SandboxError::Trapped)?;
+                let answer = Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?;
                 Ok(Outcome {
                     answer,
                     fuel_used: raw.fuel_used,
@@ -265,22 +236,12 @@ mod tests {
         let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
         let args = json!({"rows": [{"k": "a"}, {"k": "A "}], "key": "k"}).to_string().into_bytes();
         let outcome = sandbox.call("count_distinct", args, std::future::pending()).await.unwrap();
-        let Answer::Result(value) = outcome.answer else { panic!("expected a result") };
+        let Answer::Result(text) = outcome.answer else { panic!("expected a result") };
+        let value = parse_result(text.as_bytes()).unwrap();
         assert_eq!(value["distinct_count"], json!(1));
-        assert!(outcome.fuel_used > 0 && outcome.peak_memory_bytes > 0);
-    }
-
-    #[tokio::test(flavor = "multi_thread")]
-    async fn call_text_gives_the_modules_text() {
-        let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
-        let args = br#"{"rows": [{"k": "a"}, {"k": "A "}], "key": "k"}"#;
-        let parsed = sandbox.call("count_distinct", args.to_vec(), std::future::pending()).await.unwrap();
-        let text = sandbox.call_text("count_distinct", args.to_vec(), std::future::pending()).await.unwrap();
-        assert_eq!(parsed.fuel_used, text.fuel_used);
-        let (Answer::Result(value), TextAnswer::Result(text)) = (parsed.answer, text.answer) else {
-            panic!("expected results")
-        };
+        // The module's own compact text, handed on untouched.
         assert_eq!(value.to_string(), text);
+        assert!(outcome.fuel_used > 0 && outcome.peak_memory_bytes > 0);
     }
 
     #[tokio::test(flavor = "multi_thread")]

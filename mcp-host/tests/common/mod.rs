@@ -22,6 +22,19 @@ pub fn binary() -> &'static str {
     env!("CARGO_BIN_EXE_mcp-validation-server")
 }
 
+/// The binary with `transport` then `args`, the shared module cache, info
+/// logs, and `env` on top; its standard streams are the caller's to set.
+fn server_command(transport: &[&str], args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut command = Command::new(binary());
+    command
+        .args(transport)
+        .args(args)
+        .env("MCP_VALIDATION_CACHE_DIR", shared_cache_dir())
+        .env("MCP_VALIDATION_LOG", "info")
+        .envs(env.iter().copied());
+    command
+}
+
 /// One compiled-module cache for the whole test run, so only the first
 /// server start compiles the module.
 pub fn shared_cache_dir() -> PathBuf {
@@ -75,18 +88,12 @@ pub struct StdioServer {
 impl StdioServer {
     /// Start the binary with `args`, the shared module cache and `env`.
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> StdioServer {
-        let mut command = Command::new(binary());
-        command
-            .args(args)
-            .env("MCP_VALIDATION_CACHE_DIR", shared_cache_dir())
-            .env("MCP_VALIDATION_LOG", "info")
+        let mut child = server_command(&[], args, env)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        for (key, value) in env {
-            command.env(key, value);
-        }
-        let mut child = command.spawn().expect("the binary starts");
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
         let stdout = child.stdout.take().unwrap();
         let stderr_pipe = child.stderr.take().unwrap();
         let inbox = Arc::new((Mutex::new(Inbox::default()), Condvar::new()));
@@ -280,19 +287,12 @@ pub struct HttpServer {
 impl HttpServer {
     /// Start on a free loopback port with `args` added.
     pub fn start(args: &[&str], env: &[(&str, &str)]) -> HttpServer {
-        let mut command = Command::new(binary());
-        command
-            .args(["--transport", "streamable-http", "--port", "0"])
-            .args(args)
-            .env("MCP_VALIDATION_CACHE_DIR", shared_cache_dir())
-            .env("MCP_VALIDATION_LOG", "info")
+        let mut child = server_command(&["--transport", "streamable-http", "--port", "0"], args, env)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        for (key, value) in env {
-            command.env(key, value);
-        }
-        let mut child = command.spawn().expect("the binary starts");
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
         let stderr_pipe = child.stderr.take().unwrap();
         let stderr = Arc::new(Mutex::new(String::new()));
         let (found, url) = {
