@@ -2,7 +2,8 @@
 // field, the contract column (and its rule), the data panel, or the JSON
 // editor when nothing more precise fits. The message is the core's own.
 
-const DATA_ARGUMENTS = ['rows', 'csv', 'movements', 'path'];
+import { DATA_ARGUMENTS } from './data.js';
+
 const SPEC_KEYS = ['allowed', 'description', 'max', 'min', 'name', 'not_blank', 'on_fail', 'pattern', 'range', 'required', 'type'];
 
 /** The core's contract errors end with a long help text after two spaces. */

@@ -10,7 +10,7 @@ import { numberFromText, setKey, textOf } from './form-values.js';
 const MAX_LISTED = { name: 'max_listed', kind: 'number', placeholder: 'no cap', help: 'cap each list in the result; counts still cover every row' };
 
 /** The arguments each tool's form shows, besides its data. */
-export const FIELDS = {
+const FIELDS = {
   validate_rows: [
     { name: 'columns', kind: 'contract' },
     { name: 'row_key', kind: 'column', placeholder: 'none', help: 'a column to quote in each locator; it does not affect validation' },

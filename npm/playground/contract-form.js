@@ -148,7 +148,7 @@ function specRow(spec, index, { edit, remove }) {
       { type: 'button', class: 'remove', 'aria-label': `Remove column ${index + 1}${name ? ` (${name})` : ''}`, title: 'Remove this column', onclick: remove },
       '×',
     ),
-    h('p', { class: 'field-error', id: errorId, dataset: { errorFor: `column:${index}` }, hidden: true }),
+    h('p', { class: 'field-error', id: errorId, hidden: true }),
   );
   return element;
 }

@@ -4,10 +4,10 @@
 
 import { parseCsv } from './csv.js';
 
-export const TOOLS = ['validate_rows', 'reconcile', 'count_distinct', 'duplicate_report'];
+const TOOLS = ['validate_rows', 'reconcile', 'count_distinct', 'duplicate_report'];
 
 /** The argument that carries the data panel's content, per tool and format. */
-export function dataArgument(tool, kind) {
+function dataArgument(tool, kind) {
   if (tool === 'reconcile') return 'movements';
   return kind === 'csv' ? 'csv' : 'rows';
 }
@@ -58,7 +58,7 @@ function readJson(text) {
 }
 
 /** Every key of the object rows, in the order first seen. */
-export function columnsOf(rows) {
+function columnsOf(rows) {
   const seen = new Set();
   for (const row of rows) {
     if (row !== null && typeof row === 'object' && !Array.isArray(row)) {

@@ -37,6 +37,15 @@ export function replace(parent, ...children) {
   append(parent, children);
 }
 
+/**
+ * Bring `element` to the middle of the view, then focus it. Focusing alone
+ * would scroll it only just into sight, at an edge.
+ */
+export function scrollToAndFocus(element) {
+  element?.scrollIntoView({ block: 'center' });
+  element?.focus({ preventScroll: true });
+}
+
 /** A value as it should read in a table cell: text plain, anything else as JSON. */
 export function display(value) {
   if (typeof value === 'string') return value;

@@ -43,7 +43,7 @@ C-1053,Robert Okafor,bob.okafor@example.com,York
  * that is not a number every 97th, a negative one every 89th, an impossible
  * date every 131st and a mistyped currency every 53rd.
  */
-export function generateInvoices(count) {
+function generateInvoices(count) {
   const lines = ['invoice,customer,amount,currency,date'];
   for (let i = 0; i < count; i += 1) {
     const invoice = i % 211 === 7 ? '' : `INV-${String(10000 + i)}`;

@@ -8,10 +8,12 @@
 import { callToolJson, init, ValidationArgumentError } from '../src/browser.js';
 import { clearArgErrors, showArgError } from './arg-errors.js';
 import { argsForm } from './args-form.js';
+import { EXTRA_FIELDS_KEY } from './csv.js';
 import { DATA_ARGUMENTS, callText, guessKey, readData, splitCall } from './data.js';
-import { count, h, replace } from './dom.js';
+import { count, h, replace, scrollToAndFocus } from './dom.js';
 import { EXAMPLES } from './examples.js';
 import { renderResult } from './results.js';
+import { countTiles, verdictOf } from './views/summary.js';
 
 const TOOL_INFO = {
   validate_rows: {
@@ -67,6 +69,9 @@ const state = {
   tool: 'validate_rows',
   dataText: '',
   data: readData('', 'validate_rows'),
+  // The data's columns an argument can name: not the key under which a CSV
+  // row keeps its fields beyond the header.
+  argColumns: [],
   args: defaultArgs(),
   runs: 0,
 };
@@ -82,6 +87,7 @@ function setData(text, { fromTextarea = false } = {}) {
 function reparse() {
   const before = state.data.columns.join('\u0000');
   state.data = readData(state.dataText, state.tool);
+  state.argColumns = state.data.columns.filter((name) => name !== EXTRA_FIELDS_KEY);
   fillDefaults();
   const { kind, items, columns } = state.data;
   const noun = state.tool === 'reconcile' ? 'movement' : 'row';
@@ -109,7 +115,7 @@ function fillDefaults() {
   }
   const contract = state.args.validate_rows;
   if (Array.isArray(contract.columns) && contract.columns.length === 0) {
-    state.args.validate_rows = { ...contract, columns: columns.filter((name) => name !== '_extra').map((name) => ({ name })) };
+    state.args.validate_rows = { ...contract, columns: state.argColumns.map((name) => ({ name })) };
   }
 }
 
@@ -119,15 +125,19 @@ function takeIncoming(text) {
   const split = splitCall(text, state.tool);
   if (split) {
     state.args[split.tool] = split.args;
-    setTool(split.tool, { run: false });
+    // As loadExample does: the tool first, so the data is read once, for it,
+    // and setTool draws the form and the JSON.
+    state.tool = split.tool;
     setData(split.dataText);
+    setTool(split.tool, { run: false });
     showNote(`That was a whole ${split.tool} call: its data is here and its other arguments are in the form.`);
   } else {
     setData(text);
     showNote('');
+    // New data may have filled in defaults even with the same columns.
+    drawForm();
+    drawJson();
   }
-  drawForm();
-  drawJson();
   schedule(0);
 }
 
@@ -154,7 +164,7 @@ function drawForm(focusSelector) {
     argsForm({
       tool: state.tool,
       args: state.args[state.tool],
-      dataColumns: state.data.columns.filter((name) => name !== '_extra'),
+      dataColumns: state.argColumns,
       onEdit: (args, { structural, focus } = {}) => {
         state.args[state.tool] = args;
         drawJson();
@@ -241,10 +251,7 @@ function notRun(placed, headline) {
   els.result.dataset.state = 'rejected';
   els.result.dataset.run = String(state.runs);
   const control = placed.control;
-  const go = () => {
-    control.scrollIntoView({ block: 'center' });
-    control.focus({ preventScroll: true });
-  };
+  const go = () => scrollToAndFocus(control);
   replace(
     els.notice,
     h(
@@ -295,11 +302,8 @@ function run() {
   els.result.dataset.run = String(state.runs);
   els.result.dataset.tool = tool;
   els.status.textContent = `${tool}: ${result.verdict.replaceAll('_', ' ')}, ${count(result.finding_count)} findings`;
-  const verdict = els.view.querySelector('[data-verdict]');
-  const counts = [...els.view.querySelectorAll('[data-count]')].map(
-    (tile) => `${tile.querySelector('.tile-value').textContent} ${tile.querySelector('.tile-label').textContent}`,
-  );
-  drawBar(verdict.className.replace(/.*verdict-/, ''), verdict.textContent, counts.join(' · '));
+  const { label, tone } = verdictOf(result);
+  drawBar(tone, label, countTiles(tool, result).map((tile) => `${tile.value} ${tile.label}`).join(' · '));
 }
 
 // ---------------------------------------------------------------- wiring

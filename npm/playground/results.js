@@ -1,7 +1,7 @@
 // One result, drawn for its tool: the summary first, then the view that
 // answers the tool's question, the findings grouped, and the raw envelope.
 
-import { count, h, replace } from './dom.js';
+import { count, h, replace, scrollToAndFocus } from './dom.js';
 import { duplicatesView } from './views/duplicates.js';
 import { findingsView } from './views/findings.js';
 import { allRowFindings, countDistinctMarks, validateRowsMarks } from './views/marks.js';
@@ -45,11 +45,7 @@ export function renderResult(container, { tool, result, rawText, data, args, ela
     case 'duplicate_report': {
       parts.push(mismatchNote(data.items.length, result.row_count));
       const view = duplicatesView(result, args);
-      const locate = (at) => {
-        const card = view.querySelector(`[data-member-rows~="${at.row_index}"]`);
-        card?.scrollIntoView({ block: 'center' });
-        card?.focus({ preventScroll: true });
-      };
+      const locate = (at) => scrollToAndFocus(view.querySelector(`[data-member-rows~="${at.row_index}"]`));
       parts.push(view, findingsView(result.findings, { onLocate: locate }));
       break;
     }

@@ -39,7 +39,7 @@ function parsePort(argv) {
 }
 
 /** The file a URL path names, or null when it is outside what is served. */
-export function resolvePath(urlPath) {
+function resolvePath(urlPath) {
   let decoded;
   try {
     decoded = decodeURIComponent(urlPath);
@@ -62,7 +62,7 @@ function send(response, status, text, headers = {}) {
   response.end(text);
 }
 
-export function createPlaygroundServer() {
+function createPlaygroundServer() {
   return createServer((request, response) => {
     // Only answer requests addressed to this machine by name or address: a
     // web page elsewhere cannot reach the server through a DNS name of its own.

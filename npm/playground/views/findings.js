@@ -28,10 +28,10 @@ function canLocate(locator) {
 }
 
 /**
- * findingsView(findings, { onLocate(locator), note })
+ * findingsView(findings, { onLocate(locator) })
  * `onLocate` is called with a finding's locator when its link is used.
  */
-export function findingsView(findings, { onLocate, note } = {}) {
+export function findingsView(findings, { onLocate } = {}) {
   const groups = new Map();
   for (const finding of findings) {
     let group = groups.get(finding.code);
@@ -101,7 +101,6 @@ export function findingsView(findings, { onLocate, note } = {}) {
     'section',
     { class: 'block', 'aria-labelledby': 'findings-heading' },
     h('div', { class: 'block-head' }, h('h3', { id: 'findings-heading' }, 'Findings by code and column')),
-    note ? h('p', { class: 'muted' }, note) : null,
     sections.length ? sections : h('p', { class: 'muted' }, 'No findings.'),
   );
 }

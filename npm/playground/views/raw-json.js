@@ -9,11 +9,13 @@ const SHOWN = 200_000;
 export function rawJsonView(rawText) {
   const code = h('code');
   const status = h('span', { class: 'muted', role: 'status' });
+  // Indented once, when first needed, for both the view and the copy.
   let pretty = null;
+  const prettyText = () => (pretty ??= indentJson(rawText));
   const fill = (all) => {
-    pretty ??= indentJson(rawText);
-    code.textContent = all || pretty.length <= SHOWN ? pretty : `${pretty.slice(0, SHOWN)}\n…`;
-    showAll.hidden = all || pretty.length <= SHOWN;
+    const text = prettyText();
+    code.textContent = all || text.length <= SHOWN ? text : `${text.slice(0, SHOWN)}\n…`;
+    showAll.hidden = all || text.length <= SHOWN;
   };
   const showAll = h('button', { type: 'button', class: 'button secondary', hidden: true, onclick: () => fill(true) }, 'Show all of it');
   const copy = h(
@@ -23,7 +25,7 @@ export function rawJsonView(rawText) {
       class: 'button secondary',
       onclick: async () => {
         try {
-          await navigator.clipboard.writeText(indentJson(rawText));
+          await navigator.clipboard.writeText(prettyText());
           status.textContent = 'Copied.';
         } catch {
           status.textContent = 'The browser did not allow copying; select the text instead.';

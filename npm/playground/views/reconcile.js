@@ -2,7 +2,7 @@
 // with the one the diagnosis points at picked out. Every figure comes from
 // the result; the page only lays them out.
 
-import { amount, display, h, signed } from '../dom.js';
+import { amount, display, h, scrollToAndFocus, signed } from '../dom.js';
 
 const POINTERS = ['variance_matches_single_movement', 'variance_is_double_a_movement'];
 
@@ -120,9 +120,7 @@ export function reconcileView(result, data) {
 
   const tbody = h('tbody', null, rows);
   function reveal(index) {
-    const target = tbody.querySelector(`tr[data-movement-index="${index}"]`);
-    target?.scrollIntoView({ block: 'center' });
-    target?.focus({ preventScroll: true });
+    scrollToAndFocus(tbody.querySelector(`tr[data-movement-index="${index}"]`));
   }
 
   const element = h(

@@ -3,7 +3,7 @@
 // drawn a page at a time: the check covers every row, the page draws what a
 // person can look at.
 
-import { cellText, count, display, h } from '../dom.js';
+import { cellText, count, display, h, scrollToAndFocus } from '../dom.js';
 
 const PAGE = 200;
 
@@ -16,7 +16,7 @@ function isObjectRow(row) {
  * Returns `{ element, reveal(rowIndex) }`; reveal draws, scrolls to and
  * focuses a row (the findings list links to rows through it).
  */
-export function rowsTable({ items, lines, columns, marks, unmarkedStatus, markedLabel = 'rows with findings', extraColumns = [], title = 'Rows' }) {
+export function rowsTable({ items, lines, columns, marks, unmarkedStatus, markedLabel = 'rows with findings', extraColumns = [] }) {
   const shownColumns = [...columns];
   for (const name of extraColumns) if (!shownColumns.includes(name)) shownColumns.push(name);
   // A row that is not an object has no columns; its value gets one, under
@@ -109,9 +109,7 @@ export function rowsTable({ items, lines, columns, marks, unmarkedStatus, marked
     const position = filter === 'all' ? index : marked.indexOf(index);
     if (position >= limit) limit = Math.ceil((position + 1) / PAGE) * PAGE;
     draw();
-    const target = tbody.querySelector(`tr[data-row-index="${index}"]`);
-    target?.scrollIntoView({ block: 'center' });
-    target?.focus({ preventScroll: true });
+    scrollToAndFocus(tbody.querySelector(`tr[data-row-index="${index}"]`));
   }
 
   draw();
@@ -121,7 +119,7 @@ export function rowsTable({ items, lines, columns, marks, unmarkedStatus, marked
     h(
       'div',
       { class: 'block-head' },
-      h('h3', { id: 'rows-heading' }, title),
+      h('h3', { id: 'rows-heading' }, 'Rows'),
       h('div', { class: 'block-tools' }, shownNote, items.length > 0 ? select : null),
     ),
     h(

@@ -12,19 +12,22 @@ const VERDICTS = {
   inputs_rejected: ['Inputs rejected', 'muted'],
 };
 
-function tile(key, label, value, tone = 'plain', sub = null) {
-  return h(
-    'div',
-    { class: `tile tone-${tone}`, dataset: { count: key } },
-    h('span', { class: 'tile-value' }, value),
-    h('span', { class: 'tile-label' }, label),
-    sub ? h('span', { class: 'tile-sub' }, sub) : null,
-  );
+/** The verdict as a person reads it, `{ label, tone }`. */
+export function verdictOf(result) {
+  const [label, tone] = VERDICTS[result.verdict] ?? [result.verdict, 'muted'];
+  return { label, tone };
 }
+
+const tile = (key, label, value, tone = 'plain', sub = null) => ({ key, label, value, tone, sub });
 
 const n = (value) => (typeof value === 'number' ? count(value) : '—');
 
-function tiles(tool, result) {
+/**
+ * The counts that matter for this check, as text ready to show:
+ * `[{ key, label, value, tone, sub }]`. The tiles and the result bar both
+ * show these.
+ */
+export function countTiles(tool, result) {
   switch (tool) {
     case 'validate_rows': {
       const s = result.summary ?? {};
@@ -65,9 +68,19 @@ function tiles(tool, result) {
   }
 }
 
+function tileElement({ key, label, value, tone, sub }) {
+  return h(
+    'div',
+    { class: `tile tone-${tone}`, dataset: { count: key } },
+    h('span', { class: 'tile-value' }, value),
+    h('span', { class: 'tile-label' }, label),
+    sub ? h('span', { class: 'tile-sub' }, sub) : null,
+  );
+}
+
 /** The verdict line, the count tiles and the guidance. */
 export function summaryView(tool, result, elapsedMs) {
-  const [label, tone] = VERDICTS[result.verdict] ?? [result.verdict, 'muted'];
+  const { label, tone } = verdictOf(result);
   return h(
     'div',
     { class: 'summary' },
@@ -79,7 +92,7 @@ export function summaryView(tool, result, elapsedMs) {
       h('span', { class: 'muted' }, `${count(result.finding_count)} finding${result.finding_count === 1 ? '' : 's'}`),
       h('span', { class: 'muted timing', title: 'the check, parsing its result and drawing it' }, `${elapsedMs < 10 ? elapsedMs.toFixed(1) : Math.round(elapsedMs)} ms`),
     ),
-    h('div', { class: 'tiles' }, tiles(tool, result)),
+    h('div', { class: 'tiles' }, countTiles(tool, result).map(tileElement)),
     h('p', { class: 'guidance' }, result.guidance),
   );
 }
