@@ -24,7 +24,7 @@ scripts/build-wasm.sh >&2
 # even when the target directory is shared with another checkout.
 export MCPV_WASM_MODULE="$root/npm/dist/wasm/mcp_validation_core_bg.wasm"
 cargo build --release -p mcp-validation-server -p mcp-validation-bench >&2
-target_dir=$(cargo metadata --format-version 1 --no-deps | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).target_directory')
+target_dir=$("$root/scripts/target-dir.sh")
 work="$root/target/bench"
 mkdir -p "$work"
 

@@ -16,7 +16,7 @@ name=mcp_validation_core
 cd "$root"
 cargo build --release -p mcp-validation-wasm --target wasm32-unknown-unknown
 # Wherever cargo put it: CARGO_TARGET_DIR or build.target-dir may move target/.
-target_dir=$(cargo metadata --format-version 1 --no-deps | node -p 'JSON.parse(require("fs").readFileSync(0, "utf8")).target_directory')
+target_dir=$("$root/scripts/target-dir.sh")
 module="$target_dir/wasm32-unknown-unknown/release/validation_wasm.wasm"
 
 work=$(mktemp -d)

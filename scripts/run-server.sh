@@ -12,4 +12,4 @@ cd "$root"
   scripts/build-wasm.sh
   cargo build --release -p mcp-validation-server
 } 1>&2
-exec "$root/target/release/mcp-validation-server" "$@"
+exec "$("$root/scripts/target-dir.sh")/release/mcp-validation-server" "$@"
