@@ -7,13 +7,14 @@ use std::collections::HashMap;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use crate::data_files::{DataRoots, FileData};
+use crate::bounded::StopFlag;
+use crate::data_files::{DataRoots, FileData, FileError};
 
 /// The tools that take rows (and so `max_listed`, `csv` and `path`).
 pub const ROW_TOOLS: [&str; 3] = ["validate_rows", "count_distinct", "duplicate_report"];
 
 /// How this server prepares every call.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct CallSettings {
     /// `max_listed` for a call that does not give one; `None` lists everything.
     pub default_max_listed: Option<u64>,
@@ -21,12 +22,46 @@ pub struct CallSettings {
     pub data_roots: DataRoots,
 }
 
+/// Why a call's arguments could not be prepared, for an `isError` result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PrepareError {
+    /// The file `path` names was refused or could not be read.
+    File(FileError),
+    /// The arguments' text is not a JSON object.
+    NotAnObject(String),
+}
+
+impl std::fmt::Display for PrepareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PrepareError::File(err) => err.fmt(f),
+            PrepareError::NotAnObject(why) => write!(f, "the arguments are not a JSON object: {why}"),
+        }
+    }
+}
+
+impl From<FileError> for PrepareError {
+    fn from(err: FileError) -> Self {
+        PrepareError::File(err)
+    }
+}
+
+fn to_bytes(arguments: Map<String, Value>) -> Vec<u8> {
+    // A map of JSON values always serialises.
+    serde_json::to_vec(&Value::Object(arguments)).unwrap_or_else(|_| b"{}".to_vec())
+}
+
 impl CallSettings {
-    /// The arguments as JSON bytes for the module, or a message for an
-    /// `isError` result (a refused or unreadable `path`).
-    pub fn prepare(&self, tool: &str, mut arguments: Map<String, Value>) -> Result<Vec<u8>, String> {
+    /// The arguments as JSON bytes for the module, or why not (a refused or
+    /// unreadable `path`). A file read looks at `stop` between chunks.
+    pub fn prepare(
+        &self,
+        tool: &str,
+        mut arguments: Map<String, Value>,
+        stop: &StopFlag,
+    ) -> Result<Vec<u8>, PrepareError> {
         if !ROW_TOOLS.contains(&tool) {
-            return serde_json::to_vec(&Value::Object(arguments)).map_err(|err| err.to_string());
+            return Ok(to_bytes(arguments));
         }
         if let Some(cap) = self.default_max_listed {
             arguments.entry("max_listed").or_insert_with(|| Value::from(cap));
@@ -36,14 +71,14 @@ impl CallSettings {
         let path_alone = !arguments.contains_key("rows") && !arguments.contains_key("csv");
         let requested = match arguments.get("path") {
             Some(Value::String(path)) if path_alone => path.clone(),
-            _ => return serde_json::to_vec(&Value::Object(arguments)).map_err(|err| err.to_string()),
+            _ => return Ok(to_bytes(arguments)),
         };
-        let data = self.data_roots.load(&requested)?;
+        let data = self.data_roots.load(&requested, stop)?;
         arguments.remove("path");
         match data {
             FileData::Csv(text) => {
                 arguments.insert("csv".into(), Value::String(text));
-                serde_json::to_vec(&Value::Object(arguments)).map_err(|err| err.to_string())
+                Ok(to_bytes(arguments))
             }
             // The array's text goes in as it is, unparsed: the module parses it once.
             FileData::JsonArray(rows) => Ok(splice_rows(&arguments, &rows)),
@@ -56,23 +91,27 @@ impl CallSettings {
     /// of an object (stdio): the same bytes for the module, built without a
     /// tree of the arguments unless a file is read for the call. Only the
     /// top level is read, to see which arguments are there.
-    pub fn prepare_text(&self, tool: &str, text: &str) -> Result<Vec<u8>, String> {
+    pub fn prepare_text(&self, tool: &str, text: &str, stop: &StopFlag) -> Result<Vec<u8>, PrepareError> {
         if !ROW_TOOLS.contains(&tool) {
             return Ok(text.as_bytes().to_vec());
         }
         let top: HashMap<Cow<'_, str>, &RawValue> =
-            serde_json::from_str(text).map_err(|err| format!("the arguments are not a JSON object: {err}"))?;
+            serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
         let path_alone = !top.contains_key("rows") && !top.contains_key("csv");
         if path_alone && top.get("path").is_some_and(|path| path.get().starts_with('"')) {
             // A file is read for this call: the object path decides, as for
             // arguments that arrive parsed.
-            let arguments: Map<String, Value> = serde_json::from_str(text).map_err(|err| err.to_string())?;
-            return self.prepare(tool, arguments);
+            let arguments: Map<String, Value> =
+                serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
+            return self.prepare(tool, arguments, stop);
         }
         match self.default_max_listed {
             Some(cap) if !top.contains_key("max_listed") => {
                 // Appended last, where `Map::entry` would have put it.
-                let body = text.trim_end().strip_suffix('}').ok_or("the arguments are not a JSON object")?;
+                let body = text
+                    .trim_end()
+                    .strip_suffix('}')
+                    .ok_or_else(|| PrepareError::NotAnObject("no closing brace".into()))?;
                 let separator = if top.is_empty() { "" } else { "," };
                 Ok(format!("{body}{separator}\"max_listed\":{cap}}}").into_bytes())
             }
@@ -100,6 +139,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn never() -> StopFlag {
+        StopFlag::never()
+    }
+
     fn object(value: Value) -> Map<String, Value> {
         match value {
             Value::Object(map) => map,
@@ -110,13 +153,14 @@ mod tests {
     #[test]
     fn the_default_cap_applies_unless_the_call_sets_one() {
         let settings = CallSettings { default_max_listed: Some(20), data_roots: DataRoots::default() };
-        let bytes = settings.prepare("count_distinct", object(json!({"rows": [], "key": "id"}))).unwrap();
+        let bytes = settings.prepare("count_distinct", object(json!({"rows": [], "key": "id"})), &never()).unwrap();
         assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 20);
-        let bytes =
-            settings.prepare("count_distinct", object(json!({"rows": [], "key": "id", "max_listed": 3}))).unwrap();
+        let bytes = settings
+            .prepare("count_distinct", object(json!({"rows": [], "key": "id", "max_listed": 3})), &never())
+            .unwrap();
         assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 3);
         // reconcile lists no rows, and its arguments pass through untouched.
-        let bytes = settings.prepare("reconcile", object(json!({"movements": []}))).unwrap();
+        let bytes = settings.prepare("reconcile", object(json!({"movements": []})), &never()).unwrap();
         assert_eq!(bytes, br#"{"movements":[]}"#);
     }
 
@@ -140,10 +184,12 @@ mod tests {
             ("reconcile", r#"{"movements": [1e2]}"#),
         ] {
             for settings in [&capped, &uncapped] {
-                let from_text: Value = serde_json::from_slice(&settings.prepare_text(tool, text).unwrap()).unwrap();
-                let from_object: Value =
-                    serde_json::from_slice(&settings.prepare(tool, serde_json::from_str(text).unwrap()).unwrap())
-                        .unwrap();
+                let from_text: Value =
+                    serde_json::from_slice(&settings.prepare_text(tool, text, &never()).unwrap()).unwrap();
+                let from_object: Value = serde_json::from_slice(
+                    &settings.prepare(tool, serde_json::from_str(text).unwrap(), &never()).unwrap(),
+                )
+                .unwrap();
                 assert_eq!(from_text, from_object, "{tool} {text}");
                 assert_eq!(
                     from_text.as_object().unwrap().keys().collect::<Vec<_>>(),
@@ -153,16 +199,20 @@ mod tests {
         }
         // With nothing to add, the client's text goes through untouched.
         let text = r#"{"rows": [{"id": 1.50}], "key": "id", "max_listed": 3}"#;
-        assert_eq!(capped.prepare_text("count_distinct", text).unwrap(), text.as_bytes());
+        assert_eq!(capped.prepare_text("count_distinct", text, &never()).unwrap(), text.as_bytes());
         // A path alone is read (here: refused) exactly as on the object path.
-        let err = uncapped.prepare_text("validate_rows", r#"{"path": "/etc/passwd", "columns": []}"#).unwrap_err();
-        assert!(err.contains("no file access"), "{err}");
+        let err =
+            uncapped.prepare_text("validate_rows", r#"{"path": "/etc/passwd", "columns": []}"#, &never()).unwrap_err();
+        assert!(matches!(&err, PrepareError::File(file) if file.code == "no_file_access"), "{err}");
     }
 
     #[test]
     fn without_data_roots_a_path_is_refused() {
         let settings = CallSettings::default();
-        let err = settings.prepare("validate_rows", object(json!({"path": "/etc/passwd", "columns": []}))).unwrap_err();
+        let err = settings
+            .prepare("validate_rows", object(json!({"path": "/etc/passwd", "columns": []})), &never())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("no file access") && err.contains("--data-root"), "{err}");
     }
 }

@@ -128,8 +128,10 @@ pub struct Cli {
 
     /// A directory whose files tool calls may read through the `path`
     /// argument (CSV, JSON array or JSONL). Repeatable. None by default, which
-    /// means no file access at all. A path that resolves outside every data
-    /// root (through `..`, a symbolic link or an absolute path) is refused.
+    /// means no file access at all. Each is opened at start, and files are
+    /// opened through it in a way no `..`, symbolic link, absolute path or
+    /// rename during the call can leave; anything else is refused unread.
+    /// `/` is allowed with a warning (it opens the whole file system).
     #[arg(long = "data-root", value_name = "DIR", env = "MCP_VALIDATION_DATA_ROOTS", value_delimiter = ':')]
     pub data_roots: Vec<PathBuf>,
 

@@ -2,20 +2,27 @@
 //!
 //! The module has no file access at all. The host reads a file for a call
 //! only when the operator listed directories with `--data-root`, and only a
-//! file that resolves, after every `..` and symbolic link, to a place inside
-//! one of them. Anything else is refused with the offending path, before a
-//! byte of it is read. The caller (a model) chooses the path, so the
-//! directories are the operator's decision, never the call's.
+//! file opened through one of them without leaving it (see
+//! [`crate::confined_dir`]: no `..`, symbolic link, absolute path or magic
+//! link leads out, and no rename during the call can change that). Anything
+//! else is refused, naming the path the call gave and nothing of the
+//! operator's directories, before a byte of it is read. The caller (a model)
+//! chooses the path, so the directories are the operator's decision, never
+//! the call's.
 
+use std::fmt;
 use std::fs::File;
 use std::io::Read;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::bounded::StopFlag;
+use crate::confined_dir::{ConfinedDir, OpenRefusal};
 
 /// The directories `path` arguments may name files under.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct DataRoots {
-    /// Canonical (absolute, symlink-free) directories.
-    roots: Vec<PathBuf>,
+    /// Opened when the server started; the first takes relative paths.
+    roots: Vec<ConfinedDir>,
     /// Largest file that will be read, in bytes.
     max_bytes: u64,
 }
@@ -29,103 +36,158 @@ pub enum FileData {
     JsonArray(Vec<u8>),
 }
 
+/// Why the file a `path` names was not read, for an `isError` result: a
+/// stable code for programs and a message for the model, naming the path as
+/// the call gave it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileError {
+    /// Stable: `no_file_access`, `path_outside_roots`, `file_not_found`,
+    /// `not_a_regular_file`, `unsupported_file_type`, `file_too_large`,
+    /// `file_unreadable`, `file_invalid` or `stopped`.
+    pub code: &'static str,
+    /// What was wrong, starting with the path.
+    pub message: String,
+}
+
+impl FileError {
+    fn new(code: &'static str, message: String) -> FileError {
+        FileError { code, message }
+    }
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// How much is read between two looks at the call's stop flag.
+const READ_CHUNK: usize = 4 << 20;
+
 impl DataRoots {
-    /// Resolve the operator's directories now, so a later rename cannot
-    /// move the boundary. Each must exist and be a directory.
+    /// Open the operator's directories now, so a later rename cannot move
+    /// the boundary. Each must exist and be a directory. `/` is accepted
+    /// with a warning in the log: it opens the whole file system.
     pub fn new(directories: &[PathBuf], max_bytes: u64) -> Result<Self, String> {
         let mut roots = Vec::new();
         for directory in directories {
-            let canonical =
-                directory.canonicalize().map_err(|err| format!("--data-root {}: {err}", directory.display()))?;
-            if !canonical.is_dir() {
-                return Err(format!("--data-root {}: not a directory", directory.display()));
+            let root =
+                ConfinedDir::open(directory).map_err(|err| format!("--data-root {}: {err}", directory.display()))?;
+            if root.is_filesystem_root() {
+                tracing::warn!(
+                    "--data-root {}: this lets every call read any file this process can read, on the whole file system",
+                    directory.display()
+                );
             }
-            roots.push(canonical);
+            roots.push(root);
         }
         Ok(DataRoots { roots, max_bytes })
     }
 
-    /// The canonical file `requested` names, if it lies inside a root. A
-    /// relative path is taken relative to the first root.
-    pub fn resolve(&self, requested: &str) -> Result<PathBuf, String> {
-        let Some(first) = self.roots.first() else {
-            return Err(format!(
-                "cannot read {requested:?}: this server has no file access (start it with --data-root DIR to allow \
-files under DIR); pass the data as \"rows\" or \"csv\" instead"
-            ));
-        };
-        let given = Path::new(requested);
-        let joined = if given.is_absolute() { given.to_path_buf() } else { first.join(given) };
-        let outside = || {
-            format!(
-                "refused {requested:?}: it is outside the data roots this server allows ({}); nothing was read",
-                self.listing()
+    /// Read the file `requested` names, by its extension: `.csv`, `.json`
+    /// (an array of rows) or `.jsonl`/`.ndjson` (one row per line). A
+    /// relative path is taken relative to the first root; an absolute one
+    /// must be spelled as lying under a root. Between chunks the read looks
+    /// at `stop`, and gives up when it is set.
+    pub fn load(&self, requested: &str, stop: &StopFlag) -> Result<FileData, FileError> {
+        let (file, size) = self.open(requested)?;
+        let kind = extension_kind(Path::new(requested)).ok_or_else(|| {
+            FileError::new(
+                "unsupported_file_type",
+                format!(
+                    "cannot read {requested:?}: name a .csv, .json or .jsonl file (the extension says how to read it)"
+                ),
             )
-        };
-        // A path that does not resolve (missing, or a dangling link) says
-        // which, unless it points outside anyway: then that is the answer.
-        let canonical = match joined.canonicalize() {
-            Ok(canonical) => canonical,
-            Err(err) if lexically_inside(&joined, &self.roots) => {
-                return Err(format!("cannot read {requested:?}: {err}"))
-            }
-            Err(_) => return Err(outside()),
-        };
-        if !self.roots.iter().any(|root| canonical.starts_with(root)) {
-            return Err(outside());
-        }
-        if !canonical.is_file() {
-            return Err(format!("cannot read {requested:?}: not a regular file"));
-        }
-        Ok(canonical)
-    }
-
-    /// Read the file `requested` names, by its extension: `.csv` (or `.tsv`
-    /// is refused), `.json` (an array of rows) or `.jsonl`/`.ndjson` (one row
-    /// per line).
-    pub fn load(&self, requested: &str) -> Result<FileData, String> {
-        let path = self.resolve(requested)?;
-        let kind = extension_kind(&path).ok_or_else(|| {
-            format!("cannot read {requested:?}: name a .csv, .json or .jsonl file (the extension says how to read it)")
         })?;
-        let bytes = self.read_capped(&path, requested)?;
+        let bytes = self.read_capped(file, size, requested, stop)?;
+        let invalid = |why: String| FileError::new("file_invalid", format!("cannot read {requested:?}: {why}"));
         match kind {
             Kind::Csv => String::from_utf8(bytes)
                 .map(FileData::Csv)
-                .map_err(|err| format!("cannot read {requested:?}: it is not UTF-8 text ({err})")),
+                .map_err(|err| invalid(format!("it is not UTF-8 text ({err})"))),
             Kind::Json => {
-                check_json_array(&bytes).map_err(|err| format!("cannot read {requested:?}: {err}"))?;
+                check_json_array(&bytes).map_err(invalid)?;
                 Ok(FileData::JsonArray(bytes))
             }
-            Kind::JsonLines => jsonl_to_array(&bytes)
-                .map(FileData::JsonArray)
-                .map_err(|err| format!("cannot read {requested:?}: {err}")),
+            Kind::JsonLines => jsonl_to_array(&bytes).map(FileData::JsonArray).map_err(invalid),
         }
     }
 
-    fn read_capped(&self, path: &Path, requested: &str) -> Result<Vec<u8>, String> {
-        let file = File::open(path).map_err(|err| format!("cannot read {requested:?}: {err}"))?;
-        let size = file.metadata().map_or(0, |m| m.len());
-        if size > self.max_bytes {
-            return Err(format!(
-                "cannot read {requested:?}: it is {size} bytes, over the {} byte limit; raise it with --max-file-mib \
-or MCP_VALIDATION_MAX_FILE_MIB",
-                self.max_bytes
+    /// The regular file `requested` names, opened inside its root, and its size.
+    fn open(&self, requested: &str) -> Result<(File, u64), FileError> {
+        let Some(first) = self.roots.first() else {
+            return Err(FileError::new(
+                "no_file_access",
+                format!(
+                    "cannot read {requested:?}: this server has no file access (its operator can allow files under a \
+directory by starting it with --data-root DIR); pass the data as \"rows\" or \"csv\" instead"
+                ),
             ));
+        };
+        let outside = || {
+            FileError::new(
+                "path_outside_roots",
+                format!(
+                    "refused {requested:?}: it leads outside the directories this server may read; nothing was read"
+                ),
+            )
+        };
+        let given = Path::new(requested);
+        let (root, relative) = if given.is_absolute() {
+            self.roots.iter().find_map(|root| root.strip(given).map(|rest| (root, rest))).ok_or_else(outside)?
+        } else {
+            (first, given)
+        };
+        match root.open_regular_file(relative) {
+            Ok((file, metadata)) => Ok((file, metadata.len())),
+            Err(OpenRefusal::Outside) => Err(outside()),
+            Err(OpenRefusal::NotFound) => {
+                Err(FileError::new("file_not_found", format!("cannot read {requested:?}: there is no such file")))
+            }
+            Err(OpenRefusal::NotRegular(what)) => Err(FileError::new(
+                "not_a_regular_file",
+                format!("cannot read {requested:?}: it is {what}, not a regular file; nothing was read"),
+            )),
+            Err(OpenRefusal::Io(err)) => {
+                Err(FileError::new("file_unreadable", format!("cannot read {requested:?}: {err}")))
+            }
+        }
+    }
+
+    fn read_capped(&self, file: File, size: u64, requested: &str, stop: &StopFlag) -> Result<Vec<u8>, FileError> {
+        let too_large = |what: String| {
+            FileError::new(
+                "file_too_large",
+                format!(
+                    "cannot read {requested:?}: {what} the {} byte limit (the server's operator can raise it with \
+--max-file-mib)",
+                    self.max_bytes
+                ),
+            )
+        };
+        if size > self.max_bytes {
+            return Err(too_large(format!("it is {size} bytes, over")));
         }
         let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
         // take(): a file that grows while it is read still stops at the limit.
-        file.take(self.max_bytes + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|err| format!("cannot read {requested:?}: {err}"))?;
+        let mut reader = file.take(self.max_bytes + 1);
+        loop {
+            if stop.is_set() {
+                return Err(FileError::new("stopped", format!("stopped reading {requested:?}")));
+            }
+            let before = bytes.len();
+            (&mut reader)
+                .take(READ_CHUNK as u64)
+                .read_to_end(&mut bytes)
+                .map_err(|err| FileError::new("file_unreadable", format!("cannot read {requested:?}: {err}")))?;
+            if bytes.len() == before {
+                break;
+            }
+        }
         if bytes.len() as u64 > self.max_bytes {
-            return Err(format!("cannot read {requested:?}: it grew past the {} byte limit", self.max_bytes));
+            return Err(too_large("it grew past".into()));
         }
         Ok(bytes)
-    }
-
-    fn listing(&self) -> String {
-        self.roots.iter().map(|root| root.display().to_string()).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -143,21 +205,6 @@ fn extension_kind(path: &Path) -> Option<Kind> {
         "jsonl" | "ndjson" => Some(Kind::JsonLines),
         _ => None,
     }
-}
-
-/// Whether `path`, with `.` and `..` applied as text, stays inside a root.
-fn lexically_inside(path: &Path, roots: &[PathBuf]) -> bool {
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                normal.pop();
-            }
-            Component::CurDir => {}
-            other => normal.push(other),
-        }
-    }
-    roots.iter().any(|root| normal.starts_with(root))
 }
 
 /// A JSON file must hold one array (of rows); anything else is refused here
@@ -209,12 +256,5 @@ mod tests {
         assert!(check_json_array(b" [1, 2]").is_ok());
         assert!(check_json_array(b"{\"rows\": []}").is_err());
         assert!(check_json_array(b"[1, 2").is_err());
-    }
-
-    #[test]
-    fn dot_dot_is_applied_before_the_boundary_check() {
-        let roots = [PathBuf::from("/data")];
-        assert!(lexically_inside(Path::new("/data/a/../b.csv"), &roots));
-        assert!(!lexically_inside(Path::new("/data/../etc/passwd"), &roots));
     }
 }

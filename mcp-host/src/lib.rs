@@ -8,10 +8,15 @@
 //! - [`sandbox`]: the engine, the compiled-module cache, one call per instance;
 //! - [`tools`]: the tool metadata `tools/list` publishes;
 //! - [`server`]: the MCP handler;
+//! - [`arguments`], [`data_files`], [`confined_dir`], [`bounded`]: what the
+//!   host adds to a call before the module sees it (the default cap, the data
+//!   of a `path` file read inside a `--data-root`, within the call's deadline);
 //! - [`transport`]: stdio and Streamable HTTP.
 
 pub mod arguments;
+pub mod bounded;
 pub mod cli;
+pub mod confined_dir;
 pub mod data_files;
 pub mod module;
 mod pretty;

@@ -16,8 +16,10 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
-use crate::arguments::CallSettings;
+use crate::arguments::{CallSettings, PrepareError};
+use crate::bounded::{self, StopFlag};
 use crate::sandbox::{parse_result, Answer, Outcome, Sandbox, SandboxError};
 use crate::tools;
 
@@ -167,21 +169,28 @@ impl ValidationServer {
         raw_results: Option<RawResults>,
         context: &RequestContext<RoleServer>,
     ) -> CallToolResult {
+        // The call's deadline covers reading a `path` file as well as the
+        // module, and so does cancellation.
+        let deadline = Instant::now() + self.sandbox.timeout();
+        let cancelled = context.ct.cancelled();
+        tokio::pin!(cancelled);
         // Serialising a large argument object (or reading a file) takes a
         // while: not on the protocol's worker threads.
         let settings = Arc::clone(&self.settings);
         let tool = name.to_owned();
-        let prepared = tokio::task::spawn_blocking(move || match arguments {
-            Arguments::Text(RawArguments(text)) => settings.prepare_text(&tool, &text),
-            Arguments::Object(arguments) => settings.prepare(&tool, arguments),
-        })
-        .await
-        .unwrap_or_else(|err| Err(err.to_string()));
-        let args = match prepared {
-            Ok(args) => args,
-            Err(message) => return error_result(name, &message, None),
+        let prepare = move |stop: &StopFlag| match arguments {
+            Arguments::Text(RawArguments(text)) => settings.prepare_text(&tool, &text, stop),
+            Arguments::Object(arguments) => settings.prepare(&tool, arguments, stop),
         };
-        let outcome = match self.sandbox.call(name, args, context.ct.cancelled()).await {
+        let args = match bounded::run_blocking(prepare, deadline, self.sandbox.timeout(), &mut cancelled).await {
+            Ok(Ok(args)) => args,
+            Ok(Err(err)) => return prepare_error_result(name, &err),
+            Err(err) => {
+                tracing::warn!(tool = name, code = err.code(), "call stopped while its file was read: {err}");
+                return sandbox_error_result(name, &err);
+            }
+        };
+        let outcome = match self.sandbox.call_until(name, args, deadline, &mut cancelled).await {
             Ok(outcome) => outcome,
             Err(err) => {
                 tracing::warn!(tool = name, code = err.code(), "call stopped: {err}");
@@ -306,6 +315,16 @@ async fn render_text(name: &str, answer: Answer, results: &RawResults) -> CallTo
         Ok(Err(json)) => render(name, Answer::Result(json)).await,
         Err(err) => error_result(name, &format!("the result could not be rendered: {err}"), None),
     }
+}
+
+/// A call refused before the module ran: its `path` (the code says why), or
+/// arguments that are not an object.
+fn prepare_error_result(name: &str, err: &PrepareError) -> CallToolResult {
+    let details = match err {
+        PrepareError::File(file) => json!({"code": file.code, "argument": "path"}),
+        PrepareError::NotAnObject(_) => json!({"code": "invalid_json", "argument": Value::Null}),
+    };
+    error_result(name, &err.to_string(), Some(details))
 }
 
 fn sandbox_error_result(name: &str, err: &SandboxError) -> CallToolResult {

@@ -180,11 +180,58 @@ fn paths_that_lead_outside_the_roots_are_refused_and_not_read() {
         let text = text_of(&result);
         assert!(text.contains(&format!("refused {path:?}")) && text.contains("nothing was read"), "{path}: {text}");
         assert!(!text.contains("SECRET"), "{path}: {text}");
+        // The operator's directories are not the caller's business.
+        assert!(!text.contains(root), "{path}: the refusal shows the data root: {text}");
+        assert_eq!(
+            result["_meta"]["mcp-validation-server/error"],
+            json!({"code": "path_outside_roots", "argument": "path"})
+        );
         // Opening the FIFO would block until a writer came: refusal means it was never opened.
         assert!(started.elapsed() < Duration::from_secs(10), "{path} took {:?}", started.elapsed());
     }
     // The server is still there and reads an allowed file.
     assert!(!is_error(&call_path(&mut server, "invoices.csv")));
+}
+
+#[test]
+fn what_is_not_a_regular_file_inside_a_root_is_refused_unread_with_a_code() {
+    let files = files();
+    let fifo = files.root.join("inner-pipe.csv");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success(), "mkfifo");
+    let mut server = StdioServer::initialized(&["--data-root", files.root.to_str().unwrap()], &[]);
+    for (path, code, says) in [
+        // A FIFO with no writer: a blocking open would never return.
+        ("inner-pipe.csv", "not_a_regular_file", "it is a FIFO, not a regular file; nothing was read"),
+        ("sub", "not_a_regular_file", "it is a directory"),
+        ("missing.csv", "file_not_found", "there is no such file"),
+        ("invoices.txt", "file_not_found", "there is no such file"),
+    ] {
+        let started = Instant::now();
+        let result = call_path(&mut server, path);
+        assert!(is_error(&result), "{path}: {result}");
+        assert!(text_of(&result).contains(&format!("{path:?}: {says}")), "{path}: {}", text_of(&result));
+        assert_eq!(result["_meta"]["mcp-validation-server/error"], json!({"code": code, "argument": "path"}), "{path}");
+        assert!(started.elapsed() < Duration::from_secs(10), "{path} took {:?}", started.elapsed());
+    }
+    std::fs::write(files.root.join("notes.txt"), "invoice\nINV-1\n").unwrap();
+    let result = call_path(&mut server, "notes.txt");
+    assert_eq!(result["_meta"]["mcp-validation-server/error"]["code"], "unsupported_file_type", "{result}");
+}
+
+#[test]
+fn the_whole_file_system_as_a_data_root_is_served_with_a_warning() {
+    let files = files();
+    let server = StdioServer::start(&["--data-root", "/"], &[]);
+    assert!(
+        server.wait_for_stderr("--data-root /: this lets every call read any file", Duration::from_secs(30)),
+        "no warning: {}",
+        server.stderr()
+    );
+    let mut server = server;
+    server.initialize("2025-06-18");
+    // Served, not refused: the operator asked for it.
+    let result = call_path(&mut server, files.root.join("invoices.csv").to_str().unwrap());
+    assert!(!is_error(&result), "{}", text_of(&result));
 }
 
 #[test]
@@ -194,6 +241,7 @@ fn without_a_data_root_there_is_no_file_access() {
     let result = call_path(&mut server, files.root.join("invoices.csv").to_str().unwrap());
     assert!(is_error(&result));
     assert!(text_of(&result).contains("no file access"), "{}", text_of(&result));
+    assert_eq!(result["_meta"]["mcp-validation-server/error"]["code"], "no_file_access");
 }
 
 #[test]

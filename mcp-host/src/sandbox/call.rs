@@ -54,7 +54,8 @@ pub(crate) struct RawOutcome {
     pub(crate) elapsed: Duration,
 }
 
-/// Run `tool` on the JSON text `args` in a new instance from `pre`.
+/// Run `tool` on the JSON text `args` in a new instance from `pre`, until
+/// `deadline`.
 ///
 /// `cancelled` is polled once per epoch tick; setting it stops the call.
 /// `args` is released as soon as it is in the module's memory, so a large
@@ -62,13 +63,13 @@ pub(crate) struct RawOutcome {
 pub(crate) fn run(
     pre: &InstancePre<CallState>,
     limits: Limits,
+    deadline: Instant,
     cancelled: Arc<AtomicBool>,
     tool: &[u8],
     args: Vec<u8>,
 ) -> Result<RawOutcome, SandboxError> {
     let started = Instant::now();
-    let state =
-        CallState { memory: MemoryCap::new(limits.max_memory_bytes), deadline: started + limits.timeout, cancelled };
+    let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes), deadline, cancelled };
     let mut store = Store::new(pre.module().engine(), state);
     store.limiter(|state| &mut state.memory);
     store.set_fuel(limits.max_fuel).map_err(|err| SandboxError::Unavailable(err.to_string()))?;

@@ -114,15 +114,33 @@ impl Sandbox {
         }
     }
 
+    /// The wall-clock time a call may take, from its start.
+    pub fn timeout(&self) -> Duration {
+        self.limits.timeout
+    }
+
     /// Run `tool` on `args` (JSON text of the arguments object). A result
     /// comes back as the module's JSON text.
     ///
     /// The call stops early when `cancelled` resolves, or when the returned
-    /// future is dropped.
+    /// future is dropped, and at the timeout from now.
     pub async fn call(
         &self,
         tool: &str,
         args: Vec<u8>,
+        cancelled: impl Future<Output = ()>,
+    ) -> Result<Outcome, SandboxError> {
+        self.call_until(tool, args, Instant::now() + self.limits.timeout, cancelled).await
+    }
+
+    /// [`Sandbox::call`] for a call that started earlier (the host read a
+    /// file for it first): it stops at `deadline`, which is reported as the
+    /// timeout limit.
+    pub async fn call_until(
+        &self,
+        tool: &str,
+        args: Vec<u8>,
+        deadline: Instant,
         cancelled: impl Future<Output = ()>,
     ) -> Result<Outcome, SandboxError> {
         tokio::pin!(cancelled);
@@ -137,7 +155,7 @@ impl Sandbox {
         let mut task = tokio::task::spawn_blocking({
             let stop = Arc::clone(&stop);
             move || {
-                let raw = call::run(&pre, limits, stop, &tool, args)?;
+                let raw = call::run(&pre, limits, deadline, stop, &tool, args)?;
                 let answer = Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?;
                 Ok(Outcome {
                     answer,
