@@ -52,9 +52,9 @@ fn to_bytes(arguments: Map<String, Value>) -> Vec<u8> {
 }
 
 impl CallSettings {
-    /// The arguments as JSON bytes for the module, or why not (a refused or
-    /// unreadable `path`). A file read looks at `stop` between chunks.
-    pub fn prepare(
+    /// The arguments object, parsed, as JSON bytes for the module: the path
+    /// a call whose data is a file takes.
+    fn prepare_object(
         &self,
         tool: &str,
         mut arguments: Map<String, Value>,
@@ -87,11 +87,12 @@ impl CallSettings {
 }
 
 impl CallSettings {
-    /// [`CallSettings::prepare`] for arguments that arrive as the JSON text
-    /// of an object (stdio): the same bytes for the module, built without a
-    /// tree of the arguments unless a file is read for the call. Only the
-    /// top level is read, to see which arguments are there.
-    pub fn prepare_text(&self, tool: &str, text: &str, stop: &StopFlag) -> Result<Vec<u8>, PrepareError> {
+    /// The arguments (the JSON text of an object, as the client sent it) as
+    /// JSON bytes for the module, or why not (a refused or unreadable
+    /// `path`). Built without a tree of the arguments unless a file is read
+    /// for the call: only the top level is read, to see which arguments are
+    /// there. A file read looks at `stop` between chunks.
+    pub fn prepare(&self, tool: &str, text: &str, stop: &StopFlag) -> Result<Vec<u8>, PrepareError> {
         if !ROW_TOOLS.contains(&tool) {
             return Ok(text.as_bytes().to_vec());
         }
@@ -103,7 +104,7 @@ impl CallSettings {
             // arguments that arrive parsed.
             let arguments: Map<String, Value> =
                 serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
-            return self.prepare(tool, arguments, stop);
+            return self.prepare_object(tool, arguments, stop);
         }
         match self.default_max_listed {
             Some(cap) if !top.contains_key("max_listed") => {
@@ -153,14 +154,15 @@ mod tests {
     #[test]
     fn the_default_cap_applies_unless_the_call_sets_one() {
         let settings = CallSettings { default_max_listed: Some(20), data_roots: DataRoots::default() };
-        let bytes = settings.prepare("count_distinct", object(json!({"rows": [], "key": "id"})), &never()).unwrap();
+        let bytes =
+            settings.prepare_object("count_distinct", object(json!({"rows": [], "key": "id"})), &never()).unwrap();
         assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 20);
         let bytes = settings
-            .prepare("count_distinct", object(json!({"rows": [], "key": "id", "max_listed": 3})), &never())
+            .prepare_object("count_distinct", object(json!({"rows": [], "key": "id", "max_listed": 3})), &never())
             .unwrap();
         assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 3);
         // reconcile lists no rows, and its arguments pass through untouched.
-        let bytes = settings.prepare("reconcile", object(json!({"movements": []})), &never()).unwrap();
+        let bytes = settings.prepare_object("reconcile", object(json!({"movements": []})), &never()).unwrap();
         assert_eq!(bytes, br#"{"movements":[]}"#);
     }
 
@@ -185,9 +187,9 @@ mod tests {
         ] {
             for settings in [&capped, &uncapped] {
                 let from_text: Value =
-                    serde_json::from_slice(&settings.prepare_text(tool, text, &never()).unwrap()).unwrap();
+                    serde_json::from_slice(&settings.prepare(tool, text, &never()).unwrap()).unwrap();
                 let from_object: Value = serde_json::from_slice(
-                    &settings.prepare(tool, serde_json::from_str(text).unwrap(), &never()).unwrap(),
+                    &settings.prepare_object(tool, serde_json::from_str(text).unwrap(), &never()).unwrap(),
                 )
                 .unwrap();
                 assert_eq!(from_text, from_object, "{tool} {text}");
@@ -199,10 +201,9 @@ mod tests {
         }
         // With nothing to add, the client's text goes through untouched.
         let text = r#"{"rows": [{"id": 1.50}], "key": "id", "max_listed": 3}"#;
-        assert_eq!(capped.prepare_text("count_distinct", text, &never()).unwrap(), text.as_bytes());
+        assert_eq!(capped.prepare("count_distinct", text, &never()).unwrap(), text.as_bytes());
         // A path alone is read (here: refused) exactly as on the object path.
-        let err =
-            uncapped.prepare_text("validate_rows", r#"{"path": "/etc/passwd", "columns": []}"#, &never()).unwrap_err();
+        let err = uncapped.prepare("validate_rows", r#"{"path": "/etc/passwd", "columns": []}"#, &never()).unwrap_err();
         assert!(matches!(&err, PrepareError::File(file) if file.code == "no_file_access"), "{err}");
     }
 
@@ -210,7 +211,7 @@ mod tests {
     fn without_data_roots_a_path_is_refused() {
         let settings = CallSettings::default();
         let err = settings
-            .prepare("validate_rows", object(json!({"path": "/etc/passwd", "columns": []})), &never())
+            .prepare_object("validate_rows", object(json!({"path": "/etc/passwd", "columns": []})), &never())
             .unwrap_err()
             .to_string();
         assert!(err.contains("no file access") && err.contains("--data-root"), "{err}");

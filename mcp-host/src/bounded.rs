@@ -35,13 +35,15 @@ impl StopFlag {
 }
 
 /// Sets the flag if the future waiting on the work is dropped first (the
-/// request's task was aborted).
+/// request's task was aborted: an HTTP client went away, or the process is
+/// shutting down). Nobody is left to log that, so this does.
 struct SetOnDrop(Option<StopFlag>);
 
 impl Drop for SetOnDrop {
     fn drop(&mut self) {
         if let Some(flag) = self.0.take() {
             flag.set();
+            tracing::warn!(code = "cancelled", "call stopped: the call was cancelled (its request went away)");
         }
     }
 }
@@ -71,8 +73,11 @@ where
         () = tokio::time::sleep_until(deadline.into()) => Err(SandboxError::Timeout { limit: timeout }),
         () = cancelled => Err(SandboxError::Cancelled),
     };
-    if outcome.is_ok() {
-        guard.0 = None;
+    // Answered, so the guard has nothing left to do; on a stop, the work is
+    // told here instead.
+    guard.0 = None;
+    if outcome.is_err() {
+        flag.set();
     }
     outcome
 }

@@ -6,19 +6,18 @@
 //! the whole instance, its memory included, is dropped when the call ends, so
 //! nothing a call leaves behind can reach the next one.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use wasmtime::{InstancePre, Memory, Store, Trap, TypedFunc, UpdateDeadline};
 
 use super::limits::{Limits, MemoryCap, SandboxError};
+use crate::bounded::StopFlag;
 
 /// Everything one call's `Store` carries.
 pub(crate) struct CallState {
     memory: MemoryCap,
     deadline: Instant,
-    cancelled: Arc<AtomicBool>,
+    stop: StopFlag,
 }
 
 /// Why the epoch callback stopped the call.
@@ -57,31 +56,33 @@ pub(crate) struct RawOutcome {
 /// Run `tool` on the JSON text `args` in a new instance from `pre`, until
 /// `deadline`.
 ///
-/// `cancelled` is polled once per epoch tick; setting it stops the call.
+/// `stop` is polled once per epoch tick; setting it stops the call.
 /// `args` is released as soon as it is in the module's memory, so a large
 /// call does not hold two copies of its arguments while it runs.
 pub(crate) fn run(
     pre: &InstancePre<CallState>,
     limits: Limits,
     deadline: Instant,
-    cancelled: Arc<AtomicBool>,
+    stop: StopFlag,
     tool: &[u8],
     args: Vec<u8>,
 ) -> Result<RawOutcome, SandboxError> {
     let started = Instant::now();
-    let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes), deadline, cancelled };
+    let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes), deadline, stop };
     let mut store = Store::new(pre.module().engine(), state);
     store.limiter(|state| &mut state.memory);
     store.set_fuel(limits.max_fuel).map_err(|err| SandboxError::Unavailable(err.to_string()))?;
-    // Checked every epoch tick: past the deadline, or cancelled, the call
-    // traps at the next tick; otherwise it runs on for another tick.
+    // Checked every epoch tick: past the deadline, or stopped, the call
+    // traps at the next tick; otherwise it runs on for another tick. The
+    // deadline first: whoever waits on the call also sets the stop flag when
+    // the deadline passes, and that is a timeout, not a cancellation.
     store.set_epoch_deadline(1);
     store.epoch_deadline_callback(|context| {
         let state = context.data();
-        if state.cancelled.load(Ordering::Relaxed) {
-            Err(wasmtime::Error::new(Interrupted::Cancelled))
-        } else if Instant::now() >= state.deadline {
+        if Instant::now() >= state.deadline {
             Err(wasmtime::Error::new(Interrupted::Deadline))
+        } else if state.stop.is_set() {
+            Err(wasmtime::Error::new(Interrupted::Cancelled))
         } else {
             Ok(UpdateDeadline::Continue(1))
         }

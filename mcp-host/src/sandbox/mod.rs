@@ -21,7 +21,6 @@ mod limits;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -33,6 +32,7 @@ pub(crate) use answer::parse as parse_result;
 pub use answer::{Answer, ArgumentError};
 pub use limits::{Limits, SandboxError};
 
+use crate::bounded::{self, StopFlag};
 use call::CallState;
 
 /// The prepared module, or why it could not be prepared.
@@ -99,18 +99,21 @@ impl Sandbox {
 
     /// Wait until the module is prepared.
     pub async fn ready(&self) -> Result<(), SandboxError> {
-        self.prepared().await.map(|_| ())
+        self.module().await.map(|_| ())
     }
 
-    async fn prepared(&self) -> Result<Arc<InstancePre<CallState>>, SandboxError> {
+    /// The prepared module, once it is (calls made before then wait here).
+    pub async fn module(&self) -> Result<Module, SandboxError> {
         let mut ready = self.ready.clone();
         let prepared = ready
             .wait_for(Option::is_some)
             .await
             .map_err(|_| SandboxError::Unavailable("the preparation thread ended without a module".into()))?;
-        match prepared.as_ref().expect("wait_for returned a prepared module") {
-            Ok(pre) => Ok(Arc::clone(pre)),
-            Err(why) => Err(SandboxError::Unavailable(why.clone())),
+        match prepared.as_ref() {
+            Some(Ok(pre)) => Ok(Module { pre: Arc::clone(pre), limits: self.limits }),
+            Some(Err(why)) => Err(SandboxError::Unavailable(why.clone())),
+            // wait_for returns only once the value is Some.
+            None => Err(SandboxError::Unavailable("the module was not prepared".into())),
         }
     }
 
@@ -119,81 +122,45 @@ impl Sandbox {
         self.limits.timeout
     }
 
-    /// Run `tool` on `args` (JSON text of the arguments object). A result
-    /// comes back as the module's JSON text.
+    /// Run `tool` on `args` (JSON text of the arguments object) on the
+    /// blocking pool. A result comes back as the module's JSON text.
     ///
-    /// The call stops early when `cancelled` resolves, or when the returned
-    /// future is dropped, and at the timeout from now.
+    /// The call stops at the timeout from now, when `cancelled` resolves, or
+    /// when the returned future is dropped. (The server runs [`Module::call`]
+    /// inside its own blocking step instead, with the file read before it.)
     pub async fn call(
         &self,
         tool: &str,
         args: Vec<u8>,
         cancelled: impl Future<Output = ()>,
     ) -> Result<Outcome, SandboxError> {
-        self.call_until(tool, args, Instant::now() + self.limits.timeout, cancelled).await
-    }
-
-    /// [`Sandbox::call`] for a call that started earlier (the host read a
-    /// file for it first): it stops at `deadline`, which is reported as the
-    /// timeout limit.
-    pub async fn call_until(
-        &self,
-        tool: &str,
-        args: Vec<u8>,
-        deadline: Instant,
-        cancelled: impl Future<Output = ()>,
-    ) -> Result<Outcome, SandboxError> {
         tokio::pin!(cancelled);
-        let pre = tokio::select! {
-            pre = self.prepared() => pre?,
+        let module = tokio::select! {
+            module = self.module() => module?,
             () = &mut cancelled => return Err(SandboxError::Cancelled),
         };
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut guard = StopOnDrop { stop: Arc::clone(&stop), running: true };
-        let limits = self.limits;
-        let tool = tool.as_bytes().to_vec();
-        let mut task = tokio::task::spawn_blocking({
-            let stop = Arc::clone(&stop);
-            move || {
-                let raw = call::run(&pre, limits, deadline, stop, &tool, args)?;
-                let answer = Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?;
-                Ok(Outcome {
-                    answer,
-                    fuel_used: raw.fuel_used,
-                    peak_memory_bytes: raw.peak_memory_bytes,
-                    elapsed: raw.elapsed,
-                })
-            }
-        });
-        let joined = tokio::select! {
-            joined = &mut task => joined,
-            () = &mut cancelled => {
-                stop.store(true, Ordering::Relaxed);
-                // The call notices within one epoch tick; wait so its memory
-                // is released before this request is answered.
-                let _ = task.await;
-                guard.running = false;
-                return Err(SandboxError::Cancelled);
-            }
-        };
-        guard.running = false;
-        joined.map_err(|err| SandboxError::Trapped(format!("the call's thread failed: {err}")))?
+        let deadline = Instant::now() + self.limits.timeout;
+        let tool = tool.to_owned();
+        let work = move |stop: &StopFlag| module.call(&tool, args, deadline, stop);
+        bounded::run_blocking(work, deadline, self.limits.timeout, cancelled).await?
     }
 }
 
-/// Stops the call if its future is dropped before the call ended (the
-/// request's task was aborted, or the process is shutting down).
-struct StopOnDrop {
-    stop: Arc<AtomicBool>,
-    running: bool,
+/// The prepared module and the limits every call runs under. Cheap to clone.
+#[derive(Clone)]
+pub struct Module {
+    pre: Arc<InstancePre<CallState>>,
+    limits: Limits,
 }
 
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        if self.running {
-            self.stop.store(true, Ordering::Relaxed);
-            tracing::warn!(code = "cancelled", "call stopped: the call was cancelled (its request went away)");
-        }
+impl Module {
+    /// Run `tool` on `args` in a fresh instance, on this thread, until
+    /// `deadline` (reported as the timeout limit) or until `stop` is set
+    /// (reported as cancelled; looked at once per epoch tick, 10 ms).
+    pub fn call(&self, tool: &str, args: Vec<u8>, deadline: Instant, stop: &StopFlag) -> Result<Outcome, SandboxError> {
+        let raw = call::run(&self.pre, self.limits, deadline, stop.clone(), tool.as_bytes(), args)?;
+        let answer = Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?;
+        Ok(Outcome { answer, fuel_used: raw.fuel_used, peak_memory_bytes: raw.peak_memory_bytes, elapsed: raw.elapsed })
     }
 }
 

@@ -12,6 +12,11 @@
 //! stateless request is cancelled when its client disconnects (a session's
 //! stream may be resumed, so rmcp keeps its calls running). Each request
 //! runs on its own task, so a slow call never holds up another.
+//!
+//! Before rmcp reads a `tools/call` body, [`keep_arguments_as_text`] cuts the
+//! arguments out of it as text, as the stdio transport does (see
+//! `transport::arguments_text`): rmcp passes the HTTP request's parts, and so
+//! the text, to the handler.
 
 use std::io;
 use std::net::SocketAddr;
@@ -21,6 +26,13 @@ use axum::serve::ListenerExt as _;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse as _, Response};
+
+use super::arguments_text::strip_arguments;
 use crate::server::ValidationServer;
 
 /// The path the reference server (MCP Python SDK) serves on.
@@ -39,6 +51,46 @@ async fn session_delete_is_ok(
         *response.status_mut() = axum::http::StatusCode::OK;
     }
     response
+}
+
+/// A POST whose declared length is within the cap is read whole; if it is
+/// a `tools/call`, rmcp gets it with `{}` for the arguments and their text in
+/// the request's extensions. Anything else (other methods, batches, bodies
+/// with no length or over the cap, which rmcp refuses itself) passes as it
+/// came.
+async fn keep_arguments_as_text(State(max_bytes): State<usize>, request: Request, next: Next) -> Response {
+    let declared =
+        request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<usize>().ok());
+    if request.method() != Method::POST || declared.is_none_or(|length| length > max_bytes) {
+        return next.run(request).await;
+    }
+    let (mut parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, max_bytes).await {
+        Ok(bytes) => bytes,
+        Err(err) => {
+            return (axum::http::StatusCode::BAD_REQUEST, format!("Bad Request: cannot read the body: {err}"))
+                .into_response()
+        }
+    };
+    // Cutting a large body apart takes a while: not on a protocol worker.
+    let stripped = tokio::task::spawn_blocking({
+        let bytes = bytes.clone();
+        move || std::str::from_utf8(&bytes).ok().and_then(strip_arguments)
+    })
+    .await
+    .ok()
+    .flatten();
+    let body = match stripped {
+        Some((message, arguments)) => {
+            parts.extensions.insert(arguments);
+            parts.headers.insert(header::CONTENT_LENGTH, message.len().into());
+            // The body's bytes would otherwise live as long as the call.
+            drop(bytes);
+            Body::from(message)
+        }
+        None => Body::from(bytes),
+    };
+    next.run(Request::from_parts(parts, body)).await
 }
 
 /// Serve until Ctrl-C or SIGTERM.
@@ -65,7 +117,10 @@ pub async fn serve(server: ValidationServer, address: SocketAddr, max_message_by
     let shutdown = config.cancellation_token.clone();
     let service: StreamableHttpService<ValidationServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
-    let router = axum::Router::new().nest_service(PATH, service).layer(axum::middleware::from_fn(session_delete_is_ok));
+    let router = axum::Router::new()
+        .nest_service(PATH, service)
+        .layer(axum::middleware::from_fn_with_state(max_message_bytes, keep_arguments_as_text))
+        .layer(axum::middleware::from_fn(session_delete_is_ok));
     let listener = tokio::net::TcpListener::bind(address).await?;
     let local = listener.local_addr()?;
     // Replies go out as several small SSE writes; without TCP_NODELAY, Nagle

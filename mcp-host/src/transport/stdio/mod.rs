@@ -1,0 +1,132 @@
+//! MCP over stdio: one JSON-RPC message per line on stdin, answers on stdout.
+//!
+//! rmcp's own stdio transport stays silent in three cases this server must
+//! answer: a line over its length cap is dropped, a line that is not JSON is
+//! ignored, and (through `serde_json`'s nesting limit) a deeply nested message
+//! counts as "not JSON". A client waiting on such a request would hang. So
+//! this transport reads lines itself and answers every one it cannot pass on:
+//!
+//! - over `--max-message-mib`: `-32600`, naming the size, the limit and the
+//!   flag; the line is discarded as it streams past, never buffered;
+//! - not parseable (bad JSON, nested too deep): `-32700`;
+//! - JSON that is not a valid MCP message: `-32600`.
+//!
+//! Each reply carries the request's `id` when one can be found (see
+//! `sniff.rs`), or `null`. Invalid UTF-8 is replaced with U+FFFD first, as the
+//! reference server's stdio reader does, so such a message is still served.
+//!
+//! A `tools/call`'s arguments do not go through rmcp as a tree: they are
+//! cut out of the line as JSON text and ride beside the request (see
+//! `transport::arguments_text`), as over HTTP.
+//!
+//! The jobs: `lines.rs` reads stdin into lines under the size cap,
+//! `decode.rs` turns a line into a message or an error reply, and this file
+//! runs rmcp sessions on them and writes what they answer.
+//!
+//! If a session fails to start (for example the first message is not
+//! `initialize`), the server waits for the next one instead of exiting.
+
+mod decode;
+mod lines;
+
+use std::future::Future;
+use std::io;
+use std::sync::Arc;
+
+use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId, ServerJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::RoleServer;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, Mutex};
+
+use crate::server::ValidationServer;
+
+/// Serve MCP on this process's stdin and stdout until stdin closes.
+pub async fn serve(server: ValidationServer, max_message_bytes: usize) -> io::Result<()> {
+    serve_io(server, tokio::io::stdin(), tokio::io::stdout(), max_message_bytes).await
+}
+
+/// Serve MCP on any byte streams (stdio in production, pipes in tests).
+pub async fn serve_io<R, W>(server: ValidationServer, input: R, output: W, max_message_bytes: usize) -> io::Result<()>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let out = Arc::new(Output { writer: Mutex::new(Box::new(output)) });
+    // A small queue: each entry may be a message of up to the size cap.
+    let (inbox, messages) = mpsc::channel(4);
+    let reader = tokio::spawn(lines::read_messages(input, max_message_bytes, inbox, Arc::clone(&out)));
+    let messages = Arc::new(Mutex::new(messages));
+    loop {
+        let transport = StdioTransport { messages: Arc::clone(&messages), out: Arc::clone(&out) };
+        match rmcp::serve_server(server.clone(), transport).await {
+            Ok(running) => {
+                let reason = running.waiting().await;
+                tracing::info!(?reason, "stdio session ended");
+                break;
+            }
+            Err(err) => {
+                if reader.is_finished() && messages.lock().await.is_empty() {
+                    break;
+                }
+                tracing::warn!("no session started ({err}); waiting for an initialize request");
+            }
+        }
+    }
+    reader.abort();
+    Ok(())
+}
+
+/// The write half, shared by the session and the reader's error replies.
+struct Output {
+    writer: Mutex<Box<dyn AsyncWrite + Send + Unpin>>,
+}
+
+impl Output {
+    async fn send(&self, message: ServerJsonRpcMessage) -> io::Result<()> {
+        // A large result takes a while to serialise: not on a protocol worker.
+        let line = tokio::task::spawn_blocking(move || {
+            let mut line = serde_json::to_vec(&message)?;
+            line.push(b'\n');
+            Ok::<_, serde_json::Error>(line)
+        })
+        .await
+        .map_err(io::Error::other)?
+        .map_err(io::Error::other)?;
+        let mut writer = self.writer.lock().await;
+        writer.write_all(&line).await?;
+        writer.flush().await
+    }
+
+    async fn reply_error(&self, id: Option<RequestId>, error: ErrorData) {
+        tracing::warn!(id = ?id, code = error.code.0, "answering an unusable message: {}", error.message);
+        if let Err(err) = self.send(ServerJsonRpcMessage::error(error, id)).await {
+            tracing::error!("cannot write to stdout: {err}");
+        }
+    }
+}
+
+/// One rmcp session's view of the shared streams.
+struct StdioTransport {
+    messages: Arc<Mutex<mpsc::Receiver<ClientJsonRpcMessage>>>,
+    out: Arc<Output>,
+}
+
+impl Transport<RoleServer> for StdioTransport {
+    type Error = io::Error;
+
+    fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+        let out = Arc::clone(&self.out);
+        async move { out.send(item).await }
+    }
+
+    // Cancel-safe, as rmcp requires: both awaits are, and no bytes live here.
+    async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
+        self.messages.lock().await.recv().await
+    }
+
+    // The streams outlive a session (a failed start is followed by another).
+    async fn close(&mut self) -> Result<(), io::Error> {
+        Ok(())
+    }
+}
