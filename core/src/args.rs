@@ -17,7 +17,6 @@
 use serde_json::{Map, Value};
 
 use crate::error::{ErrorCode, ToolError};
-use crate::py::repr;
 use crate::source::RowSource;
 
 /// The arguments of one call. Each parameter is read once and taken out, so
@@ -36,7 +35,7 @@ impl ArgReader {
             other => {
                 return Err(ToolError::new(
                     ErrorCode::ArgumentType,
-                    format!("the arguments must be a JSON object of named arguments, got {}", repr::type_name(&other)),
+                    format!("the arguments must be a JSON object of named arguments, got {}", described(&other)),
                 ))
             }
         };
@@ -68,8 +67,7 @@ impl ArgReader {
     }
 
     fn wrong(&mut self, name: &str, expected: &str, got: &Value) {
-        let message =
-            format!("argument \"{name}\" must be {expected}, got {} {}", repr::type_name(got), clipped_repr(got));
+        let message = format!("argument \"{name}\" must be {expected}, got {}", described(got));
         self.problem(name, message);
     }
 
@@ -257,15 +255,25 @@ impl ArgReader {
     }
 }
 
-/// A value's repr, shortened so an error about a huge argument stays readable.
-fn clipped_repr(value: &Value) -> String {
+/// A value as our own messages show it to any caller, JavaScript included:
+/// its JSON kind and its JSON text, shortened so an error about a huge
+/// argument stays readable (`a number 5`, `an object {"a":1}`, `null`).
+fn described(value: &Value) -> String {
     const LIMIT: usize = 80;
-    let text = repr::repr(value);
+    let kind = match value {
+        Value::Null => return "null".to_owned(),
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    let text = value.to_string();
     if text.chars().count() <= LIMIT {
-        return text;
+        return format!("{kind} {text}");
     }
     let head: String = text.chars().take(LIMIT).collect();
-    format!("{head}...")
+    format!("{kind} {head}...")
 }
 
 /// The lenient scalar coercions of the reference's argument validation.

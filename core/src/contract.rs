@@ -164,29 +164,36 @@ unchecked. Supply at least one column, or do not call this tool.",
         specs.iter().enumerate().map(|(index, spec)| parse_column_spec(spec, index)).collect::<Result<Vec<_>, _>>()?;
 
     let mut duplicates: Vec<&str> = Vec::new();
+    let mut first_repeat = None;
     for (position, field) in fields.iter().enumerate() {
         let repeated = fields[..position].iter().any(|earlier| earlier.name == field.name);
         if repeated && !duplicates.contains(&field.name.as_str()) {
             duplicates.push(&field.name);
+            first_repeat.get_or_insert(position);
         }
     }
-    if !duplicates.is_empty() {
+    if let Some(position) = first_repeat {
         duplicates.sort_unstable();
         return Err(contract_error(&format!(
             "duplicate column name(s) in the contract: {}. Each column may appear once; combine its rules into a single entry.",
             duplicates.join(", ")
-        )));
+        ))
+        .at(format!("columns[{position}].name")));
     }
     Ok(fields)
 }
 
 fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
     let number = index + 1;
+    // Where a fault in this spec is: the spec, or one of its keys.
+    let whole = || format!("columns[{index}]");
+    let key_at = |key: &str| format!("columns[{index}].{key}");
     let Value::Object(spec) = spec else {
         return Err(contract_error(&format!(
             "column #{number} must be an object like {{\"name\": \"amount\", \"type\": \"number\", \"min\": 0}}, got {}",
             repr::type_name(spec)
-        )));
+        ))
+        .at(whole()));
     };
 
     let mut unknown: Vec<&str> = spec.keys().map(String::as_str).filter(|key| !SPEC_KEYS.contains(key)).collect();
@@ -196,12 +203,17 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
         return Err(contract_error(&format!(
             "column #{number}: unknown key(s) {listed}. Supported keys: {}",
             SPEC_KEYS.join(", ")
-        )));
+        ))
+        .at(key_at(unknown[0])));
     }
 
     let name = match spec.get("name") {
         Some(Value::String(name)) if !text::strip(name).is_empty() => text::strip(name).to_owned(),
-        _ => return Err(contract_error(&format!("column #{number} needs a non-empty \"name\" string"))),
+        _ => {
+            return Err(
+                contract_error(&format!("column #{number} needs a non-empty \"name\" string")).at(key_at("name"))
+            )
+        }
     };
 
     let type_value = spec.get("type").cloned().unwrap_or_else(|| "any".into());
@@ -210,7 +222,8 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
         return Err(contract_error(&format!(
             "column \"{name}\": unknown type {}. Supported types: {supported}",
             repr::repr(&type_value)
-        )));
+        ))
+        .at(key_at("type")));
     };
 
     let on_fail = spec.get("on_fail").cloned().unwrap_or_else(|| "quarantine".into());
@@ -221,7 +234,8 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
             return Err(contract_error(&format!(
                 "column \"{name}\": on_fail must be one of quarantine, flag, got {}",
                 repr::repr(&on_fail)
-            )))
+            ))
+            .at(key_at("on_fail")))
         }
     };
 
@@ -229,27 +243,33 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
         match spec.get(key) {
             None => Ok(false),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(contract_error(&format!("column \"{name}\": \"{key}\" must be true or false"))),
+            Some(_) => {
+                Err(contract_error(&format!("column \"{name}\": \"{key}\" must be true or false")).at(key_at(key)))
+            }
         }
     };
     let required = flag("required")?;
     let not_blank = flag("not_blank")?;
-    let rules = parse_rules(spec, &name, not_blank)?;
+    let rules = parse_rules(spec, &name, not_blank).map_err(|(key, err)| err.at(key_at(key)))?;
     let description = spec.get("description").map(repr::str_of).unwrap_or_default();
     Ok(Field { name, required, column_type, rules, quarantines, description })
 }
 
 /// The value rules of one spec, in the order they run: min, max, range,
 /// pattern, allowed, `not_blank`.
-fn parse_rules(spec: &Map<String, Value>, name: &str, not_blank: bool) -> Result<Vec<Rule>, ToolError> {
+/// A fault is returned with the key it is in.
+fn parse_rules(spec: &Map<String, Value>, name: &str, not_blank: bool) -> Result<Vec<Rule>, (&'static str, ToolError)> {
     let mut rules = Vec::new();
     for key in ["min", "max"] {
         if let Some(bound) = spec.get(key) {
             let Some(value) = bound_number(bound) else {
-                return Err(contract_error(&format!(
-                    "column \"{name}\": \"{key}\" must be a number, got {}",
-                    repr::repr(bound)
-                )));
+                return Err((
+                    key,
+                    contract_error(&format!(
+                        "column \"{name}\": \"{key}\" must be a number, got {}",
+                        repr::repr(bound)
+                    )),
+                ));
             };
             rules.push(if key == "min" { Rule::Min(value) } else { Rule::Max(value) });
         }
@@ -261,30 +281,36 @@ fn parse_rules(spec: &Map<String, Value>, name: &str, not_blank: bool) -> Result
             _ => None,
         };
         let Some((low, high)) = pair else {
-            return Err(contract_error(&format!(
-                "column \"{name}\": \"range\" must be a two-number array like [0, 100], got {}",
-                repr::repr(bounds)
-            )));
+            return Err((
+                "range",
+                contract_error(&format!(
+                    "column \"{name}\": \"range\" must be a two-number array like [0, 100], got {}",
+                    repr::repr(bounds)
+                )),
+            ));
         };
         if low > high {
-            return Err(contract_error(&format!(
-                "column \"{name}\": \"range\" low bound {} is above the high bound {}",
-                format_g(low),
-                format_g(high)
-            )));
+            return Err((
+                "range",
+                contract_error(&format!(
+                    "column \"{name}\": \"range\" low bound {} is above the high bound {}",
+                    format_g(low),
+                    format_g(high)
+                )),
+            ));
         }
         rules.push(Rule::Range(low, high));
     }
 
     if let Some(source) = spec.get("pattern") {
         let Value::String(source) = source else {
-            return Err(contract_error(&format!(
-                "column \"{name}\": \"pattern\" must be a string, got {}",
-                repr::repr(source)
-            )));
+            return Err((
+                "pattern",
+                contract_error(&format!("column \"{name}\": \"pattern\" must be a string, got {}", repr::repr(source))),
+            ));
         };
         let regex = pattern::compile_fullmatch(source).map_err(|err| {
-            contract_error(&match err {
+            let message = match err {
                 PatternError::Invalid(detail) => format!(
                     "column \"{name}\": \"pattern\" is not a valid regular expression ({detail}): {}",
                     repr::repr_str(source)
@@ -294,7 +320,8 @@ fn parse_rules(spec: &Map<String, Value>, name: &str, not_blank: bool) -> Result
 linear time, so look-around, back-references, atomic groups and possessive quantifiers are refused: {}",
                     repr::repr_str(source)
                 ),
-            })
+            };
+            ("pattern", contract_error(&message))
         })?;
         rules.push(Rule::Pattern { regex, source: source.clone() });
     }
@@ -303,10 +330,13 @@ linear time, so look-around, back-references, atomic groups and possessive quant
         match allowed {
             Value::Array(items) if !items.is_empty() => rules.push(Rule::OneOf(items.clone())),
             _ => {
-                return Err(contract_error(&format!(
-                    "column \"{name}\": \"allowed\" must be a non-empty array, got {}",
-                    repr::repr(allowed)
-                )))
+                return Err((
+                    "allowed",
+                    contract_error(&format!(
+                        "column \"{name}\": \"allowed\" must be a non-empty array, got {}",
+                        repr::repr(allowed)
+                    )),
+                ))
             }
         }
     }

@@ -13,7 +13,12 @@ pub(crate) const EXTRA_FIELDS_KEY: &str = "_extra";
 
 /// A CSV text that cannot be read as a table.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct CsvError(pub(crate) String);
+pub(crate) struct CsvError {
+    /// What is wrong, naming the line.
+    pub(crate) message: String,
+    /// The line the fault is on.
+    pub(crate) line: usize,
+}
 
 /// One data record: its fields as a row object, and the line it starts on
 /// (1-based, counting the header's line).
@@ -40,12 +45,15 @@ impl<'a> CsvRows<'a> {
         };
         for (index, name) in header.iter().enumerate() {
             if let Some(first) = header[..index].iter().position(|earlier| earlier == name) {
-                return Err(CsvError(format!(
-                    "the csv header repeats the column name {:?} (columns {} and {}); rename one so no values are lost",
-                    name,
-                    first + 1,
-                    index + 1
-                )));
+                return Err(CsvError {
+                    message: format!(
+                        "the csv header repeats the column name {:?} (columns {} and {}); rename one so no values are lost",
+                        name,
+                        first + 1,
+                        index + 1
+                    ),
+                    line: 1,
+                });
             }
         }
         reader.header = header;
@@ -128,9 +136,10 @@ impl<'a> CsvRows<'a> {
         let bytes = self.text.as_bytes();
         loop {
             let Some(offset) = bytes[i..].iter().position(|&b| b == b'"') else {
-                return Err(CsvError(format!(
-                    "the csv has a quoted field that is never closed, starting on line {start_line}"
-                )));
+                return Err(CsvError {
+                    message: format!("the csv has a quoted field that is never closed, starting on line {start_line}"),
+                    line: start_line,
+                });
             };
             let chunk = &self.text[i..i + offset];
             self.line += count_line_breaks(chunk);
@@ -197,10 +206,13 @@ mod tests {
 
     #[test]
     fn unreadable_tables_are_errors_that_say_where() {
+        // The quote opens on line 2 (the header is line 1) and never closes.
         let err = read_all("a,b\n1,\"open\n2,3\n").unwrap_err();
-        assert!(err.0.contains("line 2"), "{}", err.0);
+        assert!(err.message.contains("line 2"), "{}", err.message);
+        assert_eq!(err.line, 2);
         let err = read_all("id,name,id\n1,2,3\n").unwrap_err();
-        assert!(err.0.contains("\"id\" (columns 1 and 3)"), "{}", err.0);
+        assert!(err.message.contains("\"id\" (columns 1 and 3)"), "{}", err.message);
+        assert_eq!(err.line, 1);
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub(crate) struct SourceRow {
 }
 
 fn csv_error(err: CsvError) -> ToolError {
-    ToolError::for_argument(ErrorCode::InvalidArgument, "csv", err.0)
+    ToolError::for_argument(ErrorCode::InvalidArgument, "csv", err.message).on_line(err.line)
 }
 
 impl RowSource {

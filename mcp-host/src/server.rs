@@ -189,7 +189,8 @@ fn render(name: &str, answer: Answer) -> CallToolResult {
             }
         }
         Answer::ArgumentError(err) => {
-            let details = json!({"code": err.code, "argument": err.argument});
+            let details =
+                json!({"code": err.code, "argument": err.argument, "location": err.location, "line": err.line});
             error_result(name, &err.message, Some(details))
         }
     }
@@ -199,8 +200,10 @@ fn render(name: &str, answer: Answer) -> CallToolResult {
 /// arguments that are not an object.
 fn prepare_error_result(name: &str, err: &PrepareError) -> CallToolResult {
     let details = match err {
-        PrepareError::File(file) => json!({"code": file.code, "argument": "path"}),
-        PrepareError::NotAnObject(_) => json!({"code": "invalid_json", "argument": Value::Null}),
+        PrepareError::File(file) => json!({"code": file.code, "argument": "path", "location": "path", "line": null}),
+        PrepareError::NotAnObject(_) => {
+            json!({"code": "invalid_json", "argument": Value::Null, "location": Value::Null, "line": Value::Null})
+        }
     };
     error_result(name, &err.to_string(), Some(details))
 }

@@ -184,7 +184,7 @@ fn paths_that_lead_outside_the_roots_are_refused_and_not_read() {
         assert!(!text.contains(root), "{path}: the refusal shows the data root: {text}");
         assert_eq!(
             result["_meta"]["mcp-validation-server/error"],
-            json!({"code": "path_outside_roots", "argument": "path"})
+            json!({"code": "path_outside_roots", "argument": "path", "location": "path", "line": null})
         );
         // Opening the FIFO would block until a writer came: refusal means it was never opened.
         assert!(started.elapsed() < Duration::from_secs(10), "{path} took {:?}", started.elapsed());
@@ -210,7 +210,11 @@ fn what_is_not_a_regular_file_inside_a_root_is_refused_unread_with_a_code() {
         let result = call_path(&mut server, path);
         assert!(is_error(&result), "{path}: {result}");
         assert!(text_of(&result).contains(&format!("{path:?}: {says}")), "{path}: {}", text_of(&result));
-        assert_eq!(result["_meta"]["mcp-validation-server/error"], json!({"code": code, "argument": "path"}), "{path}");
+        assert_eq!(
+            result["_meta"]["mcp-validation-server/error"],
+            json!({"code": code, "argument": "path", "location": "path", "line": null}),
+            "{path}"
+        );
         assert!(started.elapsed() < Duration::from_secs(10), "{path} took {:?}", started.elapsed());
     }
     std::fs::write(files.root.join("notes.txt"), "invoice\nINV-1\n").unwrap();

@@ -25,7 +25,7 @@ fn running_out_of_fuel_then_a_normal_call() {
     assert_limit_error(
         &result,
         "validate_rows",
-        "the call ran out of fuel (limit 5000000 units); raise it with --max-fuel or MCP_VALIDATION_MAX_FUEL",
+        "the call ran out of fuel (limit 5000000 units); the server's operator can raise it with --max-fuel or MCP_VALIDATION_MAX_FUEL",
     );
     assert_eq!(
         result["_meta"]["mcp-validation-server/error"],
@@ -53,7 +53,7 @@ fn running_out_of_memory_then_a_normal_call() {
     assert_limit_error(
         &result,
         "validate_rows",
-        "the call ran out of memory (limit 16 MiB); raise it with --max-memory-mib or MCP_VALIDATION_MAX_MEMORY_MIB",
+        "the call ran out of memory (limit 16 MiB); the server's operator can raise it with --max-memory-mib or MCP_VALIDATION_MAX_MEMORY_MIB",
     );
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
     // An input larger than the whole cap is refused before the call starts.
@@ -79,7 +79,7 @@ fn running_out_of_time_then_a_normal_call() {
     assert_limit_error(
         &result,
         "duplicate_report",
-        "the call ran out of time (limit 1 s); raise it with --timeout-secs or MCP_VALIDATION_TIMEOUT_SECS",
+        "the call ran out of time (limit 1 s); the server's operator can raise it with --timeout-secs or MCP_VALIDATION_TIMEOUT_SECS",
     );
     assert!(elapsed < Duration::from_secs(10), "the deadline was not enforced promptly: {elapsed:?}");
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));

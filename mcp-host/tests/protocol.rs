@@ -188,7 +188,18 @@ fn a_tool_error_is_an_is_error_result_with_the_reference_text() {
          got ''. Example: count_distinct(rows, key=\"customer_id\")"
     );
     assert!(result.get("structuredContent").is_none(), "{result}");
-    assert_eq!(result["_meta"]["mcp-validation-server/error"]["code"], json!("invalid_argument"), "{result}");
+    assert_eq!(
+        result["_meta"]["mcp-validation-server/error"],
+        json!({"code": "invalid_argument", "argument": "key", "location": "key", "line": null}),
+        "{result}"
+    );
+    // A fault deep in the contract is located there: the second column's pattern.
+    let result = server.call_tool(
+        "validate_rows",
+        json!({"rows": [], "columns": [{"name": "a"}, {"name": "b", "pattern": "(unclosed"}]}),
+    );
+    assert_eq!(result["_meta"]["mcp-validation-server/error"]["location"], json!("columns[1].pattern"), "{result}");
+    assert_eq!(result["_meta"]["mcp-validation-server/error"]["code"], json!("invalid_contract"), "{result}");
 
     let result = server.call_tool("duplicate_report", json!({"rows": "x", "key": 5, "max_groups": "many"}));
     assert!(is_error(&result));

@@ -4,8 +4,6 @@
 
 import { DATA_ARGUMENTS } from './data.js';
 
-const SPEC_KEYS = ['allowed', 'description', 'max', 'min', 'name', 'not_blank', 'on_fail', 'pattern', 'range', 'required', 'type'];
-
 /** The core's contract errors end with a long help text after two spaces. */
 export function splitMessage(message) {
   const at = message.indexOf('  ');
@@ -13,38 +11,15 @@ export function splitMessage(message) {
 }
 
 /**
- * Which contract column (and rule) a `columns` error is about, from its
- * message: `column "amount": "pattern" ...` or `column #2: ...`.
+ * Which contract column (and key) an error's `location` names:
+ * `columns[2].pattern` is { index: 2, key: 'pattern' }, `columns[0]` is
+ * { index: 0, key: null }; anything else (the whole contract, another
+ * argument) is null. The location is the core's, so nothing is read from the
+ * message.
  */
-export function contractTarget(message, columns) {
-  const specs = Array.isArray(columns) ? columns : [];
-  let index = -1;
-  let rest = '';
-  const numbered = /^column #(\d+)\b:? ?(.*)$/s.exec(message);
-  if (numbered) {
-    index = Number(numbered[1]) - 1;
-    rest = numbered[2];
-  } else {
-    // Names may hold quotes or colons, so match the longest name that fits.
-    let best = '';
-    specs.forEach((spec, i) => {
-      const name = spec?.name;
-      if (typeof name !== 'string' || (index >= 0 && name.length <= best.length)) return;
-      if (message.startsWith(`column "${name}": `)) {
-        best = name;
-        index = i;
-        rest = message.slice(`column "${name}": `.length);
-      }
-    });
-  }
-  if (index < 0) return null;
-  let key = null;
-  const quoted = /^"(\w+)"/.exec(rest);
-  if (quoted && SPEC_KEYS.includes(quoted[1])) key = quoted[1];
-  else if (rest.startsWith('unknown type')) key = 'type';
-  else if (rest.startsWith('on_fail')) key = 'on_fail';
-  else if (rest.startsWith('needs a non-empty "name"')) key = 'name';
-  return { index, key };
+export function contractTarget(location) {
+  const match = /^columns\[(\d+)\](?:\.(.+))?$/.exec(location ?? '');
+  return match ? { index: Number(match[1]), key: match[2] ?? null } : null;
 }
 
 /** Remove every shown argument error. */
@@ -58,7 +33,7 @@ export function clearArgErrors(root) {
 }
 
 /**
- * Show `error` ({ code, argument, message }) in its slot under `root`.
+ * Show `error` ({ code, argument, location, line, message }) in its slot under `root`.
  * Returns `{ slot, control, label }`: where the message went, the control to
  * focus to fix it, and how to name that place to a person.
  */
@@ -70,9 +45,9 @@ export function showArgError(root, error, { columns } = {}) {
   let label = argument ?? 'the JSON arguments';
 
   if (argument === 'columns') {
-    const target = contractTarget(error.message, columns);
+    const target = contractTarget(error.location);
     if (target) {
-      const name = columns[target.index]?.name;
+      const name = Array.isArray(columns) ? columns[target.index]?.name : undefined;
       label = `columns: ${typeof name === 'string' && name ? `“${name}”` : `column ${target.index + 1}`}${target.key ? `, ${target.key}` : ''}`;
       container = root.querySelector(`[data-column-index="${target.index}"]`);
       slot = container?.querySelector('.field-error') ?? null;
@@ -82,7 +57,7 @@ export function showArgError(root, error, { columns } = {}) {
   if (!slot && argument && DATA_ARGUMENTS.includes(argument)) {
     slot = root.querySelector('[data-error-for="data"]');
     control = root.querySelector('#data-text');
-    label = 'the data';
+    label = error.line ? `the data, line ${error.line}` : 'the data';
   }
   if (!slot && argument) {
     slot = root.querySelector(`[data-error-for="${CSS.escape(argument)}"]`);

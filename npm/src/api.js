@@ -11,17 +11,21 @@
  * thrown: it comes back as a result with `ok: false`.
  */
 class ValidationArgumentError extends Error {
-  constructor(message, code, argument) {
+  constructor(message, code, argument, location, line) {
     super(message);
     this.name = 'ValidationArgumentError';
     /** The stable error code, e.g. "invalid_contract". */
     this.code = code;
     /** The argument at fault, when one argument is. */
     this.argument = argument ?? undefined;
+    /** Where in the arguments the fault is, e.g. "columns[2].pattern". */
+    this.location = location ?? undefined;
+    /** For a fault in `csv` text, its line (1-based, the header's included). */
+    this.line = line ?? undefined;
   }
 }
 
-// The raw exports throw a plain {code, message, argument} object for an
+// The raw exports throw a plain {code, message, argument, location, line} object for an
 // argument error; anything else (a trap, a TypeError) passes through untouched.
 function toError(thrown) {
   if (
@@ -31,7 +35,7 @@ function toError(thrown) {
     typeof thrown.code === 'string' &&
     typeof thrown.message === 'string'
   ) {
-    return new ValidationArgumentError(thrown.message, thrown.code, thrown.argument);
+    return new ValidationArgumentError(thrown.message, thrown.code, thrown.argument, thrown.location, thrown.line);
   }
   return thrown;
 }

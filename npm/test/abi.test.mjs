@@ -62,7 +62,7 @@ test('the module exports the byte ABI next to the wasm-bindgen API', () => {
 test('an unknown tool is status 1 with the core error as JSON, code first', () => {
   const { status, json } = call('no_such_tool', '{}');
   assert.equal(status, 1);
-  assert.equal(json, '{"code":"unknown_tool","message":"Unknown tool: no_such_tool","argument":null}');
+  assert.equal(json, '{"code":"unknown_tool","message":"Unknown tool: no_such_tool","argument":null,"location":null,"line":null}');
 });
 
 test('arguments that are not JSON are the core invalid_json error', () => {
@@ -95,7 +95,14 @@ test('for every tool the ABI answers exactly what the JS API answers', () => {
     } catch (error) {
       if (!(error instanceof ValidationArgumentError)) throw error;
       assert.equal(status, 1, tool);
-      assert.deepEqual(JSON.parse(json), { code: error.code, message: error.message, argument: error.argument ?? null }, tool);
+      const expected = {
+        code: error.code,
+        message: error.message,
+        argument: error.argument ?? null,
+        location: error.location ?? null,
+        line: error.line ?? null,
+      };
+      assert.deepEqual(JSON.parse(json), expected, tool);
     }
   }
 });

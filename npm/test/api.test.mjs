@@ -68,12 +68,37 @@ test('undefined arguments reach the core as null on both paths', () => {
   }
 });
 
-test('the raw module throws a plain {code, message, argument} object, never a Map', () => {
+test('the raw module throws a plain {code, message, argument, location, line} object, never a Map', () => {
   const raw = require('../dist/wasm/mcp_validation_core_node.cjs');
   const thrown = thrownBy(() => raw.callTool('no_such_tool', {}));
   assert.equal(Object.getPrototypeOf(thrown), Object.prototype);
-  assert.deepEqual(Object.keys(thrown), ['code', 'message', 'argument']);
+  assert.deepEqual(Object.keys(thrown), ['code', 'message', 'argument', 'location', 'line']);
   assert.equal(thrown.argument, null);
+  assert.equal(thrown.location, null);
+});
+
+test('an argument error says where the fault is, as properties', () => {
+  // The third column's pattern does not compile: columns[2].pattern (indexes from 0).
+  const columns = [{ name: 'a' }, { name: 'b' }, { name: 'c', pattern: '(' }];
+  for (const call of [
+    () => esm.callTool('validate_rows', { rows: [], columns }),
+    () => esm.callToolValues('validate_rows', { rows: [], columns }),
+    () => esm.validateRows({ rows: [], columns }),
+  ]) {
+    const error = thrownBy(call);
+    assert.equal(error.code, 'invalid_contract');
+    assert.equal(error.argument, 'columns');
+    assert.equal(error.location, 'columns[2].pattern');
+    assert.equal(error.line, undefined);
+  }
+  // An unclosed quote that opens on line 3 (the header is line 1).
+  const error = thrownBy(() => esm.countDistinct({ csv: 'id\n1\n"2\n3\n', key: 'id' }));
+  assert.equal(error.location, 'csv');
+  assert.equal(error.line, 3);
+  // Our own wording names JSON kinds, never Python's.
+  const typed = thrownBy(() => esm.countDistinct({ rows: [], key: null }));
+  assert.equal(typed.location, 'key');
+  assert.doesNotMatch(typed.message, /NoneType|dict|\bint\b|\bstr\b/);
 });
 
 test('toolNames are the core names and the TypeScript ToolName union', () => {

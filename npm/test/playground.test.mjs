@@ -85,25 +85,29 @@ test('the raw envelope is indented without changing a character of the core’s 
   assert.equal(indentJson(plain), JSON.stringify(JSON.parse(plain), null, 2));
 });
 
-test('a contract error is placed on the column and rule its message names', () => {
+test('a contract error is placed on the column and key its location names', () => {
   const cases = [
     [[{ name: 'invoice' }, { name: 'amount', type: 'numbr' }], { index: 1, key: 'type' }],
     [[{ name: 'invoice' }, { name: 'amount', min: 'x' }], { index: 1, key: 'min' }],
     [[{ name: 'amount', range: [5, 1] }], { index: 0, key: 'range' }],
     [[{ name: 'amount', on_fail: 'drop' }], { index: 0, key: 'on_fail' }],
     [[{ name: 'x' }, { name: 'a "b": c', pattern: '([' }], { index: 1, key: 'pattern' }],
-    [[{ name: 'x' }, { nme: 'y' }], { index: 1, key: null }],
+    // The unknown key itself (the form has no control for it, so the column's first one is focused).
+    [[{ name: 'x' }, { nme: 'y' }], { index: 1, key: 'nme' }],
+    [[{ name: 'x' }, 7], { index: 1, key: null }],
     [[{ name: 'x' }, { name: '' }], { index: 1, key: 'name' }],
   ];
   for (const [contract, target] of cases) {
     const error = thrown(() => api.validateRows({ rows: [], columns: contract }));
     assert.equal(error.argument, 'columns');
-    assert.deepEqual(contractTarget(error.message, contract), target, error.message);
+    assert.deepEqual(contractTarget(error.location), target, error.message);
   }
-  // A name repeated is no one column's fault: the message goes above the contract.
+  // A repeated name is placed on the repeat, the second "a".
   const twice = [{ name: 'a' }, { name: 'a' }];
   const duplicate = thrown(() => api.validateRows({ rows: [], columns: twice }));
-  assert.equal(contractTarget(duplicate.message, twice), null);
+  assert.deepEqual(contractTarget(duplicate.location), { index: 1, key: 'name' });
+  // An empty contract is the whole argument's fault: no column.
+  assert.equal(contractTarget(thrown(() => api.validateRows({ rows: [], columns: [] })).location), null);
   assert.ok(splitMessage(duplicate.message)[1].startsWith('A column spec is an object'));
 });
 

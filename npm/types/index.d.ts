@@ -353,12 +353,26 @@ export type ErrorCode =
  * never thrown: it is a result with `ok: false`.
  */
 export class ValidationArgumentError extends Error {
-  constructor(message: string, code: ErrorCode, argument?: string | null);
+  constructor(
+    message: string,
+    code: ErrorCode,
+    argument?: string | null,
+    location?: string | null,
+    line?: number | null,
+  );
   readonly name: 'ValidationArgumentError';
   /** Stable, machine-readable class of the error. */
   readonly code: ErrorCode;
   /** The argument at fault, when one argument is. */
   readonly argument: string | undefined;
+  /**
+   * Where in the arguments the fault is: the argument's name, then `[index]`
+   * into an array and `.key` into an object, e.g. `columns[2].pattern`
+   * (indexes from 0). Undefined when the fault is not in one place.
+   */
+  readonly location: string | undefined;
+  /** For a fault in `csv` text, the line it is on (1-based, the header's included). */
+  readonly line: number | undefined;
 }
 
 // ----------------------------------------------------------------- functions

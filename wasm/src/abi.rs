@@ -21,7 +21,8 @@
 //!     caller frees with mcpv_free(ptr, len). Its first byte is a status:
 //!       0  the rest is the JSON result envelope (a failing dataset is here too);
 //!       1  the rest is a JSON argument error:
-//!          {"code": "<ErrorCode::as_str>", "message": "...", "argument": "..." | null}
+//!          {"code": "<ErrorCode::as_str>", "message": "...", "argument": "..." | null,
+//!           "location": "columns[2].pattern" | null, "line": 12 | null}
 //! ```
 //!
 //! Memory can grow during any call, so a host must re-read the memory's base
@@ -58,16 +59,9 @@ pub fn call_parsed(tool: &[u8], args: Result<Value, ToolError>) -> Vec<u8> {
     }
 }
 
-/// The JSON form of an argument error, shared by both ABIs:
-/// `{"code", "message", "argument"}`, with `argument` null when no single
-/// argument is at fault.
+/// The JSON form of an argument error ([`ToolError::to_json`]), as text.
 pub fn error_json(err: &ToolError) -> String {
-    serde_json::json!({
-        "code": err.code.as_str(),
-        "message": err.message,
-        "argument": err.argument,
-    })
-    .to_string()
+    err.to_json().to_string()
 }
 
 fn with_status(status: u8, json: &[u8]) -> Vec<u8> {
@@ -225,13 +219,18 @@ mod tests {
     }
 
     #[test]
-    fn an_error_keeps_code_message_argument_in_that_order() {
+    fn an_error_keeps_code_message_argument_location_line_in_that_order() {
         let err = ToolError {
             code: validation_core::ErrorCode::InvalidArgument,
             message: "key must be \"x\"".to_owned(),
             argument: Some("key".to_owned()),
+            location: Some("key".to_owned()),
+            line: None,
         };
-        assert_eq!(error_json(&err), r#"{"code":"invalid_argument","message":"key must be \"x\"","argument":"key"}"#);
+        assert_eq!(
+            error_json(&err),
+            r#"{"code":"invalid_argument","message":"key must be \"x\"","argument":"key","location":"key","line":null}"#
+        );
     }
 
     #[test]

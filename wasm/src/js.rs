@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 /// Run a check on a JS arguments object; the result is a plain JS object.
 ///
 /// # Errors
-/// Throws `{code, message, argument}` (a plain object) for an argument error.
+/// Throws `{code, message, argument, location, line}` (a plain object) for an argument error.
 #[wasm_bindgen(js_name = callTool, skip_typescript)]
 pub fn call_tool(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
     // A JS value with no JSON equivalent (a function, a symbol, a BigInt
@@ -29,6 +29,8 @@ pub fn call_tool(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
             code: ErrorCode::InvalidJson,
             message: format!("the arguments are not valid JSON: {err}"),
             argument: None,
+            location: None,
+            line: None,
         })
     })?;
     let args = as_json_would_write(args);
@@ -39,7 +41,7 @@ pub fn call_tool(name: &str, args: JsValue) -> Result<JsValue, JsValue> {
 /// Run a check on JSON text; the result is JSON text.
 ///
 /// # Errors
-/// Throws `{code, message, argument}` (a plain object) for an argument error.
+/// Throws `{code, message, argument, location, line}` (a plain object) for an argument error.
 #[wasm_bindgen(js_name = callToolJson, skip_typescript)]
 pub fn call_tool_json(name: &str, args_json: &str) -> Result<String, JsValue> {
     crate::reserve_working_memory(args_json.len());
@@ -74,14 +76,9 @@ fn as_json_would_write(value: Value) -> Value {
 }
 
 fn error_value(err: &ToolError) -> JsValue {
-    let error = serde_json::json!({
-        "code": err.code.as_str(),
-        "message": err.message,
-        "argument": err.argument,
-    });
-    // The error is three strings (or null); converting it cannot fail, but if
-    // it ever did the message alone still reaches the caller.
-    to_plain(&error).unwrap_or_else(|_| JsValue::from_str(&err.message))
+    // The error is strings, a small number and nulls; converting it cannot
+    // fail, but if it ever did the message alone still reaches the caller.
+    to_plain(&err.to_json()).unwrap_or_else(|_| JsValue::from_str(&err.message))
 }
 
 fn to_plain(value: &Value) -> Result<JsValue, JsValue> {

@@ -29,6 +29,13 @@ pub struct ArgumentError {
     pub message: String,
     /// The argument at fault, when there is one.
     pub argument: Option<String>,
+    /// Where in the arguments the fault is (`columns[2].pattern`), when it
+    /// is in one place.
+    #[serde(default)]
+    pub location: Option<String>,
+    /// For a fault in `csv` text, its line.
+    #[serde(default)]
+    pub line: Option<u64>,
 }
 
 /// A result buffer's status byte and its JSON. `Err` for an empty buffer.
@@ -99,11 +106,20 @@ mod tests {
             Answer::ArgumentError(ArgumentError {
                 code: "argument_type".into(),
                 message: "m".into(),
-                argument: Some("key".into())
+                argument: Some("key".into()),
+                location: None,
+                line: None,
             })
         );
         let answer = decode(b"\x01{\"code\":\"argument_type\",\"message\":\"m\",\"argument\":null}").unwrap();
         assert!(matches!(answer, Answer::ArgumentError(err) if err.code == "argument_type" && err.argument.is_none()));
+        let answer = decode(
+            b"\x01{\"code\":\"invalid_argument\",\"message\":\"m\",\"argument\":\"csv\",\"location\":\"csv\",\"line\":3}",
+        )
+        .unwrap();
+        assert!(
+            matches!(answer, Answer::ArgumentError(err) if err.location.as_deref() == Some("csv") && err.line == Some(3))
+        );
     }
 
     #[test]

@@ -74,16 +74,16 @@ impl fmt::Display for SandboxError {
         match self {
             SandboxError::OutOfFuel { limit } => write!(
                 f,
-                "the call ran out of fuel (limit {limit} units); raise it with --max-fuel or MCP_VALIDATION_MAX_FUEL"
+                "the call ran out of fuel (limit {limit} units); the server's operator can raise it with --max-fuel or MCP_VALIDATION_MAX_FUEL"
             ),
             SandboxError::OutOfMemory { limit_bytes } => write!(
                 f,
-                "the call ran out of memory (limit {} MiB); raise it with --max-memory-mib or MCP_VALIDATION_MAX_MEMORY_MIB",
+                "the call ran out of memory (limit {} MiB); the server's operator can raise it with --max-memory-mib or MCP_VALIDATION_MAX_MEMORY_MIB",
                 limit_bytes / (1024 * 1024)
             ),
             SandboxError::Timeout { limit } => write!(
                 f,
-                "the call ran out of time (limit {} s); raise it with --timeout-secs or MCP_VALIDATION_TIMEOUT_SECS",
+                "the call ran out of time (limit {} s); the server's operator can raise it with --timeout-secs or MCP_VALIDATION_TIMEOUT_SECS",
                 limit.as_secs()
             ),
             SandboxError::Cancelled => f.write_str("the call was cancelled"),
@@ -166,7 +166,7 @@ mod tests {
         }
         assert_eq!(
             SandboxError::OutOfFuel { limit: 20_000_000_000 }.to_string(),
-            "the call ran out of fuel (limit 20000000000 units); raise it with --max-fuel or MCP_VALIDATION_MAX_FUEL"
+            "the call ran out of fuel (limit 20000000000 units); the server's operator can raise it with --max-fuel or MCP_VALIDATION_MAX_FUEL"
         );
         assert!(SandboxError::OutOfMemory { limit_bytes: 64 << 20 }.to_string().contains("limit 64 MiB"));
         assert!(SandboxError::Timeout { limit: Duration::from_secs(3) }.to_string().contains("limit 3 s"));

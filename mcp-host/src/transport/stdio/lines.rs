@@ -77,7 +77,7 @@ fn too_large(size: usize, limit: usize) -> ErrorData {
     ErrorData::invalid_request(
         format!(
             "Request too large: the message is {size} bytes, over the limit of {} MiB, and was not processed; \
-             raise the limit with --max-message-mib or MCP_VALIDATION_MAX_MESSAGE_MIB",
+             the server's operator can raise the limit with --max-message-mib or MCP_VALIDATION_MAX_MESSAGE_MIB",
             limit / (1024 * 1024)
         ),
         Some(json!({"message_bytes": size, "limit_bytes": limit})),
