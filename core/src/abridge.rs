@@ -14,7 +14,8 @@ use crate::findings::{Finding, Severity};
 pub(crate) struct Abridgement {
     cap: Option<usize>,
     omitted: Vec<(&'static str, usize)>,
-    mentioned: Vec<(&'static str, usize)>,
+    /// Lists that report their own omitted count, with a note on the count.
+    mentioned: Vec<(&'static str, usize, Option<String>)>,
 }
 
 impl Abridgement {
@@ -32,8 +33,13 @@ impl Abridgement {
     /// Record entries left out of a list that already reports its own
     /// omitted count: named in the finding, given no second count.
     pub(crate) fn mention(&mut self, list: &'static str, omitted: usize) {
+        self.mention_with(list, omitted, None);
+    }
+
+    /// [`Self::mention`], with a note on the count.
+    pub(crate) fn mention_with(&mut self, list: &'static str, omitted: usize, note: Option<String>) {
         if omitted > 0 {
-            self.mentioned.push((list, omitted));
+            self.mentioned.push((list, omitted, note));
         }
     }
 
@@ -60,8 +66,11 @@ impl Abridgement {
     /// The finding that says the result is abridged, or `None` if it is not.
     /// `findings_omitted` is how many findings the findings list leaves out.
     pub(crate) fn finding(&self, findings_omitted: usize, rows_in: usize) -> Option<Finding> {
-        let mut parts: Vec<String> =
-            self.omitted.iter().chain(&self.mentioned).map(|(list, n)| format!("{n} from `{list}`")).collect();
+        let mut parts: Vec<String> = self.omitted.iter().map(|(list, n)| format!("{n} from `{list}`")).collect();
+        parts.extend(self.mentioned.iter().map(|(list, n, note)| match note {
+            Some(note) => format!("{n} from `{list}` ({note})"),
+            None => format!("{n} from `{list}`"),
+        }));
         if findings_omitted > 0 {
             parts.push(format!("{findings_omitted} from `findings`"));
         }
@@ -81,7 +90,7 @@ Every count, summary, tally and verdict still covers all {rows_in} rows",
             )
             .guide(
                 "Nothing was dropped from the check, only from the listing. To see the omitted entries, call again \
-with a larger max_listed, or on a smaller slice of the data; report the counts, not the length of the lists.",
+with a larger max_listed (every count stays the same); report the counts, not the length of the lists.",
             ),
         )
     }

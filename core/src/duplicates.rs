@@ -428,6 +428,15 @@ it does not mean no duplicate exists, only that none is visible from the fields 
         *kinds.entry(group.kind).or_default() += 1;
     }
     let rendered = kinds.iter().map(|(kind, count)| format!("{kind} ({count})")).collect::<Vec<_>>().join(", ");
+    // Under max_listed the kinds are those of the listed groups only: say so.
+    let omitted = report.groups_over_max_groups + report.groups_over_cap;
+    let rendered = if report.groups_over_cap == 0 {
+        rendered
+    } else if report.groups.is_empty() {
+        format!("none listed in `groups`, all {omitted} counted in `groups_omitted`")
+    } else {
+        format!("{} listed in `groups`: {rendered}; {omitted} more counted in `groups_omitted`", report.groups.len())
+    };
     format!(
         "{group_count} suspected duplicate group(s) across {} rows: {rendered}. Nothing has been merged or deleted. \
 Present these groups to a human with the `review_question` for each one; do not resolve them yourself and do not \
@@ -451,8 +460,10 @@ pub(crate) fn duplicate_report(args: Value) -> Result<Value, ToolError> {
             "no rows were supplied, so no duplicate check was possible",
         ));
     }
+    // Said after the findings list is capped, so it is never cut from it.
+    let mut truncated = None;
     if report.groups_over_max_groups > 0 {
-        findings.push(
+        truncated = Some(
             Finding::new(
                 "groups_truncated",
                 Severity::Info,
@@ -471,9 +482,20 @@ anything about how many duplicates exist.",
     let mut abridgement = Abridgement::new(request.cap);
     let mut blank_rows: Vec<Value> = read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect();
     abridgement.note("blank_key_rows", cap_vec(&mut blank_rows, request.cap));
-    // `groups_omitted` already counts every group not listed; the finding names the extra cut.
-    abridgement.mention("groups", report.groups_over_cap);
+    // `groups_omitted` already counts every group not listed: the finding
+    // names the same count, and says which part only max_groups can show.
+    if report.groups_over_cap > 0 {
+        let beyond_max_groups = (report.groups_over_max_groups > 0).then(|| {
+            format!(
+                "{} of them beyond max_groups {}, which a larger max_listed does not show",
+                report.groups_over_max_groups, request.max_groups
+            )
+        });
+        abridgement.mention_with("groups", report.groups_over_max_groups + report.groups_over_cap, beyond_max_groups);
+    }
+    // Without max_groups' finding in the count: it is added after the cap.
     let findings_omitted = cap_vec(&mut findings, request.cap);
+    findings.extend(truncated);
     if let Some(finding) = abridgement.finding(findings_omitted, report.rows_in) {
         findings.push(finding);
     }

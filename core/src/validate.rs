@@ -307,15 +307,30 @@ fn guidance(outcome: &Outcome) -> String {
             .map(|(code, count)| format!("{code} ({count})"))
             .collect::<Vec<_>>()
             .join(", ");
+        let listed = match outcome.quarantine.omitted() {
+            0 => "are listed in `quarantine` with a locator and reasons".to_owned(),
+            omitted => format!(
+                "{} of them are listed in `quarantine` with a locator and reasons, and {omitted} more are counted in \
+`quarantine_omitted` (max_listed)",
+                outcome.quarantine.items().len()
+            ),
+        };
         format!(
-            "{quarantined} of {} rows were quarantined and are listed in `quarantine` with a locator and reasons. \
+            "{quarantined} of {} rows were quarantined and {listed}. \
 Failure codes: {codes}. Do not use the accepted rows as if they were the whole dataset: report both counts, \
 and resolve or explicitly exclude the quarantined rows before aggregating.",
             outcome.rows_in
         )
     } else if outcome.flagged.total() > 0 {
+        let listed = match outcome.flagged.omitted() {
+            0 => "listed in `flagged`".to_owned(),
+            omitted => format!(
+                "({} of them listed in `flagged`, {omitted} more counted in `flagged_omitted`)",
+                outcome.flagged.items().len()
+            ),
+        };
         format!(
-            "All {} rows were accepted, but {} carry flagged problems listed in `flagged`. They are included in \
+            "All {} rows were accepted, but {} carry flagged problems {listed}. They are included in \
 `accepted`; decide whether the flagged columns matter for your use before reporting on them.",
             outcome.rows_in,
             outcome.flagged.total()

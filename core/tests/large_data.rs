@@ -71,11 +71,18 @@ fn at_the_cap_boundary_one_more_row_abridges() {
 fn capped_counts_tallies_and_verdicts_equal_the_uncapped_ones() {
     let plain = validate_rows(&json!({"rows": rows(500), "columns": contract()})).unwrap();
     let capped = validate_rows(&json!({"rows": rows(500), "columns": contract(), "max_listed": 10})).unwrap();
-    for key in
-        ["ok", "verdict", "guidance", "summary", "errors_by_column", "findings_by_code", "contract", "columns_seen"]
-    {
+    for key in ["ok", "verdict", "summary", "errors_by_column", "findings_by_code", "contract", "columns_seen"] {
         assert_eq!(plain[key], capped[key], "{key}");
     }
+    // The guidance says how many quarantined rows it lists, and where the rest are counted.
+    let quarantined = plain["quarantine"].as_array().unwrap().len();
+    let guidance = capped["guidance"].as_str().unwrap();
+    let stated = format!(
+        "{quarantined} of 500 rows were quarantined and 10 of them are listed in `quarantine` with a locator and \
+reasons, and {} more are counted in `quarantine_omitted`",
+        quarantined - 10
+    );
+    assert!(guidance.starts_with(&stated), "{guidance}");
     // Every finding is still counted, plus the one saying the result is abridged.
     assert_eq!(capped["finding_count"], plain["finding_count"].as_u64().unwrap() + 1);
     assert_eq!(capped["findings"].as_array().unwrap().len(), 11);
