@@ -330,3 +330,50 @@ fn http_host_headers_loopback_by_default_any_on_a_wildcard_bind() {
     let url = format!("http://127.0.0.1:{port}/mcp");
     assert_eq!(initialize_with_host_header(&url, &format!("my-machine.lan:{port}")), 200);
 }
+
+#[test]
+fn every_message_is_answered_and_every_id_honoured() {
+    let mut server = StdioServer::initialized(&[], &[]);
+    // A batch: one error reply, id null.
+    server.send_raw(b"[{\"jsonrpc\":\"2.0\",\"id\":901,\"method\":\"ping\"}]\n");
+    let reply = server
+        .wait_for(|m| m["error"]["message"].as_str().is_some_and(|t| t.contains("batch")), common::DEFAULT_WAIT)
+        .expect("a batch is refused");
+    assert_eq!((reply["id"].clone(), reply["error"]["code"].clone()), (Value::Null, json!(-32600)), "{reply}");
+    assert!(reply.as_object().unwrap().contains_key("id"), "the reply carries id: null: {reply}");
+    // Ids that are no string or integer: an error reply with id null.
+    for id in ["null", "{\"n\":1}", "2.5"] {
+        server.send_raw(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/list\"}}\n").as_bytes());
+        let reply = server
+            .wait_for(
+                |m| m["error"]["message"].as_str().is_some_and(|t| t.contains("the id must be")),
+                common::DEFAULT_WAIT,
+            )
+            .unwrap_or_else(|| panic!("no reply for id {id}"));
+        assert_eq!(reply["id"], Value::Null, "{reply}");
+        assert_eq!(reply["error"]["code"], json!(-32600), "{reply}");
+    }
+    // Malformed tools/call params: invalid params, not method-not-found.
+    for params in [json!({}), json!({"name": 5}), json!({"name": "count_distinct", "arguments": 5})] {
+        let reply = server.request("tools/call", params.clone());
+        assert_eq!(reply["error"]["code"], json!(-32602), "{params}: {reply}");
+    }
+    // A second request with the id of one still running is refused, and the
+    // first still gets its own answer.
+    let id = server.next_id();
+    let slow = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                      "params": {"name": "duplicate_report", "arguments": common::slow_arguments(600)}});
+    server.send(&slow);
+    server.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                        "params": {"name": "count_distinct", "arguments": small_call_arguments()}}));
+    let refused = server.wait_for_id(&json!(id), common::DEFAULT_WAIT);
+    assert_eq!(refused["error"]["code"], json!(-32600), "{refused}");
+    assert!(refused["error"]["message"].as_str().unwrap().contains("already in use"), "{refused}");
+    let answered = server.wait_for_id(&json!(id), common::DEFAULT_WAIT);
+    assert!(text_of(&answered["result"]).contains("duplicate_report"), "not the first call's answer: {answered}");
+    // Once answered, the id may be used again.
+    server.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                        "params": {"name": "count_distinct", "arguments": small_call_arguments()}}));
+    let again = server.wait_for_id(&json!(id), common::DEFAULT_WAIT);
+    assert_eq!(again["result"]["structuredContent"]["tool"], json!("count_distinct"), "{again}");
+}

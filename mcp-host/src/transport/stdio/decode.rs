@@ -3,7 +3,12 @@
 
 use std::borrow::Cow;
 
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, JsonRpcMessage, RequestId};
+use rmcp::model::{
+    CallToolRequestMethod, ClientJsonRpcMessage, ClientRequest, ConstString as _, DiscoverRequestMethod, ErrorData,
+    InitializeResultMethod, JsonRpcMessage, ListToolsRequestMethod, PingRequestMethod, RequestId,
+};
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use crate::transport::arguments_text::strip_arguments;
 use crate::transport::sniff::sniff_id;
@@ -31,20 +36,12 @@ pub(super) fn decode(line: &[u8]) -> Decoded {
         return Decoded::Message(Box::new(message));
     }
     let err = match serde_json::from_str::<ClientJsonRpcMessage>(text) {
-        Ok(message) => return Decoded::Message(Box::new(message)),
+        Ok(message) => return misread_request(&message).unwrap_or(Decoded::Message(Box::new(message))),
         Err(err) => err,
     };
     let id = sniff_id(text.as_bytes());
     if err.classify() == serde_json::error::Category::Data {
-        // Well-formed JSON that is no MCP message. Without an id it is a
-        // notification nobody waits on (rmcp ignores unknown ones too).
-        return match id {
-            Some(id) => Decoded::Reply(Some(id), ErrorData::invalid_request(format!("Invalid request: {err}"), None)),
-            None => {
-                tracing::debug!("ignoring a message that is not a known MCP notification: {err}");
-                Decoded::Skip
-            }
-        };
+        return unusable(text, id, &err);
     }
     let why = if err.to_string().contains("recursion limit exceeded") {
         "the message is nested more than 128 levels deep".to_owned()
@@ -52,6 +49,97 @@ pub(super) fn decode(line: &[u8]) -> Decoded {
         format!("the message is not valid JSON ({err})")
     };
     Decoded::Reply(id, ErrorData::parse_error(format!("Parse error: {why}"), None))
+}
+
+/// The top level of a message that rmcp refused, read without building its
+/// `params`: enough to say why it was refused.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    jsonrpc: Option<Cow<'a, str>>,
+    /// `Some` whenever the member is there, `null` included.
+    #[serde(default, deserialize_with = "present")]
+    id: Option<Box<RawValue>>,
+    method: Option<Cow<'a, str>>,
+}
+
+/// A member's value as it is, where `Option` alone would read `null` as absent.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Box<RawValue>>, D::Error> {
+    Box::<RawValue>::deserialize(deserializer).map(Some)
+}
+
+/// The reply to well-formed JSON that is no MCP message (rmcp refused it).
+/// Every message that could be a request is answered:
+/// - a batch (JSON-RPC arrays; MCP has none since 2025-06-18): `-32600`;
+/// - an `id` that is present but no string or integer (an object, `null`, a
+///   float): `-32600` with `id: null`, since no valid id can be given back;
+/// - a request of a well-formed shape whose `params` rmcp refused (a
+///   `tools/call` with no `name`, say): `-32602` (rmcp takes any method,
+///   known or not, so a refusal of such a shape is about its params);
+/// - anything else with an id: `-32600`.
+///
+/// Without an id, it is a notification nobody waits on, and is ignored (as
+/// rmcp ignores unknown ones).
+fn unusable(text: &str, id: Option<RequestId>, err: &serde_json::Error) -> Decoded {
+    if text.starts_with('[') {
+        return Decoded::Reply(
+            None,
+            ErrorData::invalid_request(
+                "Invalid request: JSON-RPC batches are not supported; send one message per line",
+                None,
+            ),
+        );
+    }
+    let envelope: Option<Envelope<'_>> = serde_json::from_str(text).ok();
+    let id_given = envelope.as_ref().and_then(|envelope| envelope.id.as_deref());
+    if let (Some(raw), None) = (id_given, &id) {
+        return Decoded::Reply(
+            None,
+            ErrorData::invalid_request(
+                format!("Invalid request: the id must be a string or an integer, got {}", raw.get()),
+                None,
+            ),
+        );
+    }
+    let Some(id) = id else {
+        tracing::debug!("ignoring a message that is not a known MCP notification: {err}");
+        return Decoded::Skip;
+    };
+    let well_shaped =
+        envelope.is_some_and(|envelope| envelope.jsonrpc.as_deref() == Some("2.0") && envelope.method.is_some());
+    let error = if well_shaped {
+        ErrorData::invalid_params(format!("Invalid params: {err}"), None)
+    } else {
+        ErrorData::invalid_request(format!("Invalid request: {err}"), None)
+    };
+    Decoded::Reply(Some(id), error)
+}
+
+/// The methods this server serves whose params rmcp reads into a shape.
+const SERVED_METHODS: [&str; 5] = [
+    CallToolRequestMethod::VALUE,
+    ListToolsRequestMethod::VALUE,
+    InitializeResultMethod::VALUE,
+    PingRequestMethod::VALUE,
+    DiscoverRequestMethod::VALUE,
+];
+
+/// rmcp reads a request whose params do not fit its method as a request of
+/// an unknown method, and answers `-32601` (method not found). For a method
+/// this server serves, the fault is the params: `-32602`.
+fn misread_request(message: &ClientJsonRpcMessage) -> Option<Decoded> {
+    let JsonRpcMessage::Request(request) = message else { return None };
+    let ClientRequest::CustomRequest(custom) = &request.request else { return None };
+    SERVED_METHODS.contains(&custom.method.as_str()).then(|| {
+        let hint = if custom.method == CallToolRequestMethod::VALUE {
+            ": a tools/call takes {\"name\": <tool name>, \"arguments\": {...}}"
+        } else {
+            ""
+        };
+        Decoded::Reply(
+            Some(request.id.clone()),
+            ErrorData::invalid_params(format!("Invalid params for {}{hint}", custom.method), None),
+        )
+    })
 }
 
 /// A `tools/call` parsed with `{}` for its arguments, their text in the
@@ -125,6 +213,35 @@ mod tests {
             decode(br#"{"jsonrpc":"2.0","method":"$/lsp-thing","params":[1]}"#),
             Decoded::Skip | Decoded::Message(_)
         ));
+    }
+
+    fn reply(line: &str) -> (Option<RequestId>, i32) {
+        match decode(line.as_bytes()) {
+            Decoded::Reply(id, error) => (id, error.code.0),
+            Decoded::Message(_) => panic!("{line}: passed on"),
+            Decoded::Skip => panic!("{line}: not answered"),
+        }
+    }
+
+    #[test]
+    fn every_message_that_could_be_a_request_is_answered() {
+        // A batch: one error, id null.
+        assert_eq!(reply(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#), (None, -32600));
+        // Ids that are no string or integer: an error whose id is null.
+        for id in ["null", "{\"a\":1}", "1.5", "[1]", "true"] {
+            assert_eq!(
+                reply(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#)),
+                (None, -32600),
+                "{id}"
+            );
+        }
+        // A tools/call whose params are malformed: invalid params, with its id.
+        for params in ["{}", r#"{"name":5}"#, r#"{"name":"count_distinct","arguments":5}"#, "7"] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{params}}}"#);
+            assert_eq!(reply(&line), (Some(RequestId::Number(4)), -32602), "{params}");
+        }
+        // Not a request shape at all: invalid request.
+        assert_eq!(reply(r#"{"jsonrpc":"1.0","id":2,"method":"ping"}"#), (Some(RequestId::Number(2)), -32600));
     }
 
     #[test]

@@ -58,6 +58,10 @@ pub(super) async fn read_messages<R: AsyncRead + Unpin>(
             let text = std::mem::take(&mut line);
             match tokio::task::spawn_blocking(move || decode(&text)).await {
                 Ok(Decoded::Message(message)) => {
+                    if let Some((id, error)) = out.in_flight.admit(&message) {
+                        out.reply_error(Some(id), error).await;
+                        continue;
+                    }
                     if inbox.send(*message).await.is_err() {
                         break;
                     }

@@ -33,7 +33,9 @@ use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
-use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, ErrorData, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::transport::Transport;
 use rmcp::RoleServer;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
@@ -52,7 +54,7 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let out = Arc::new(Output { writer: Mutex::new(Box::new(output)) });
+    let out = Arc::new(Output { writer: Mutex::new(Box::new(output)), in_flight: InFlight::default() });
     // A small queue: each entry may be a message of up to the size cap.
     let (inbox, messages) = mpsc::channel(4);
     let reader = tokio::spawn(lines::read_messages(input, max_message_bytes, inbox, Arc::clone(&out)));
@@ -80,10 +82,12 @@ where
 /// The write half, shared by the session and the reader's error replies.
 struct Output {
     writer: Mutex<Box<dyn AsyncWrite + Send + Unpin>>,
+    in_flight: InFlight,
 }
 
 impl Output {
     async fn send(&self, message: ServerJsonRpcMessage) -> io::Result<()> {
+        self.in_flight.answered(&message);
         // A large result takes a while to serialise: not on a protocol worker.
         let line = tokio::task::spawn_blocking(move || {
             let mut line = serde_json::to_vec(&message)?;
@@ -93,15 +97,72 @@ impl Output {
         .await
         .map_err(io::Error::other)?
         .map_err(io::Error::other)?;
+        self.write_line(&line).await
+    }
+
+    async fn write_line(&self, line: &[u8]) -> io::Result<()> {
         let mut writer = self.writer.lock().await;
-        writer.write_all(&line).await?;
+        writer.write_all(line).await?;
         writer.flush().await
     }
 
+    /// An error reply of the transport's own. Without an id to give back,
+    /// the reply says `"id": null`, as JSON-RPC 2.0 asks.
     async fn reply_error(&self, id: Option<RequestId>, error: ErrorData) {
         tracing::warn!(id = ?id, code = error.code.0, "answering an unusable message: {}", error.message);
-        if let Err(err) = self.send(ServerJsonRpcMessage::error(error, id)).await {
+        let reply = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": error});
+        let mut line = reply.to_string().into_bytes();
+        line.push(b'\n');
+        if let Err(err) = self.write_line(&line).await {
             tracing::error!("cannot write to stdout: {err}");
+        }
+    }
+}
+
+/// The ids of requests passed to the session and not yet answered. A second
+/// request with the same id while the first runs is refused, untouched
+/// (rmcp would cancel the first and drop its reply).
+#[derive(Default)]
+struct InFlight(std::sync::Mutex<std::collections::HashSet<RequestId>>);
+
+impl InFlight {
+    fn ids(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<RequestId>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Note a message on its way to the session; `Some` is the error reply
+    /// for a request whose id is taken, which must not be passed on.
+    fn admit(&self, message: &ClientJsonRpcMessage) -> Option<(RequestId, ErrorData)> {
+        match message {
+            JsonRpcMessage::Request(request) => (!self.ids().insert(request.id.clone())).then(|| {
+                let error = ErrorData::invalid_request(
+                    format!("Invalid request: id {} is already in use by a request that is still running", request.id),
+                    None,
+                );
+                (request.id.clone(), error)
+            }),
+            // A cancelled request gets no reply: its id is free again.
+            JsonRpcMessage::Notification(notification) => {
+                if let ClientNotification::CancelledNotification(cancelled) = &notification.notification {
+                    if let Some(id) = &cancelled.params.request_id {
+                        self.ids().remove(id);
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Note a message on its way to the client: a reply frees its id.
+    fn answered(&self, message: &ServerJsonRpcMessage) {
+        let id = match message {
+            JsonRpcMessage::Response(response) => Some(&response.id),
+            JsonRpcMessage::Error(error) => error.id.as_ref(),
+            _ => None,
+        };
+        if let Some(id) = id {
+            self.ids().remove(id);
         }
     }
 }
