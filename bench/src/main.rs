@@ -366,9 +366,10 @@ fn serve_file(ours: &ServerCommand, small: &Workload, work_dir: &Path, plan: &Pl
     let (path, workload) = data::large_csv(plan.file_rows, &dir)
         .map_err(|err| format!("writing the CSV file in {}: {err}", dir.display()))?;
     let file_bytes = std::fs::metadata(&path).map_err(|err| format!("{}: {err}", path.display()))?.len();
-    // The file's directory is the one place the server may read.
-    let command =
-        ServerCommand { args: vec!["--data-root".into(), dir.to_string_lossy().into_owned()], ..ours.clone() };
+    // The file's directory is the one place the server may read; the call's
+    // fuel and memory are read from its log line, which is info level.
+    let args = vec!["--data-root".into(), dir.to_string_lossy().into_owned(), "--log".into(), "info".into()];
+    let command = ServerCommand { args, ..ours.clone() };
     let served = serve(&command, small, &workload, plan.file_runs)?;
     std::fs::remove_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
     let logged = |field: &str| {

@@ -41,9 +41,11 @@ pub const DEFAULT_MAX_LISTED: u64 = 25;
 /// Default cap on a file named by a `path` argument, in MiB.
 pub const DEFAULT_MAX_FILE_MIB: u64 = 512;
 
-/// Default stderr log filter: this server's own events at `info` (start-up,
-/// one line per call), everything else only when it is a warning.
-pub const DEFAULT_LOG: &str = "warn,mcp_validation_server=info";
+/// Default stderr log filter: quiet, warnings and errors only (a refused
+/// message, a stopped call, a risky flag). MCP hosts keep a server's stderr
+/// in a log file, and a line per call only grows it; `--log info` adds the
+/// start-up line and one line per call with its fuel, memory and time.
+pub const DEFAULT_LOG: &str = "warn";
 
 /// The long `--version` text: the server version, then the SHA-256 of the
 /// embedded module, so anyone can check it is the npm package's `.wasm`.
