@@ -153,7 +153,8 @@ fn raw_arguments(context: &mut RequestContext<RoleServer>) -> Option<RawArgument
     if let Some(text) = context.extensions.remove::<RawArguments>() {
         return Some(text);
     }
-    context.extensions.get::<axum::http::request::Parts>()?.extensions.get::<RawArguments>().cloned()
+    // Taken, not cloned, so the text is freed as soon as the module has it.
+    context.extensions.get_mut::<axum::http::request::Parts>()?.extensions.remove::<RawArguments>()
 }
 
 fn log_call(name: &str, outcome: &Outcome) {
