@@ -15,7 +15,7 @@ use std::mem;
 
 /// `difflib.SequenceMatcher(None, a, b).ratio()` for the Python strings whose
 /// code points are `a` and `b`; two empty strings give `1.0`, as in Python.
-pub fn ratio(a: &[char], b: &[char]) -> f64 {
+pub(crate) fn ratio(a: &[char], b: &[char]) -> f64 {
     let length = a.len() + b.len();
     if length == 0 {
         return 1.0;
