@@ -4,7 +4,19 @@
 
 import { DATA_ARGUMENTS } from './data.js';
 
-const SPEC_KEYS = ['allowed', 'description', 'max', 'min', 'name', 'not_blank', 'on_fail', 'pattern', 'range', 'required', 'type'];
+const SPEC_KEYS = [
+  'allowed',
+  'description',
+  'max',
+  'min',
+  'name',
+  'not_blank',
+  'on_fail',
+  'pattern',
+  'range',
+  'required',
+  'type',
+];
 
 /** The core's contract errors end with a long help text after two spaces. */
 export function splitMessage(message) {
@@ -76,7 +88,10 @@ export function showArgError(root, error, { columns } = {}) {
       label = `columns: ${typeof name === 'string' && name ? `“${name}”` : `column ${target.index + 1}`}${target.key ? `, ${target.key}` : ''}`;
       container = root.querySelector(`[data-column-index="${target.index}"]`);
       slot = container?.querySelector('.field-error') ?? null;
-      control = (target.key && container?.querySelector(`[data-spec-key="${target.key}"]`)) || container?.querySelector('input, select') || null;
+      control =
+        (target.key && container?.querySelector(`[data-spec-key="${target.key}"]`)) ||
+        container?.querySelector('input, select') ||
+        null;
     }
   }
   if (!slot && argument && DATA_ARGUMENTS.includes(argument)) {

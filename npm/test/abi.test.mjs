@@ -85,7 +85,11 @@ test('a zero-length input may have any pointer', () => {
 });
 
 test('for every tool the ABI answers exactly what the JS API answers', () => {
-  const args = JSON.stringify({ rows: [{ id: 'A', amount: '1.50' }, { id: 'a' }], key: 'id', columns: [{ name: 'id' }] });
+  const args = JSON.stringify({
+    rows: [{ id: 'A', amount: '1.50' }, { id: 'a' }],
+    key: 'id',
+    columns: [{ name: 'id' }],
+  });
   for (const tool of toolNames()) {
     const { status, json } = call(tool, args);
     try {
@@ -95,7 +99,11 @@ test('for every tool the ABI answers exactly what the JS API answers', () => {
     } catch (error) {
       if (!(error instanceof ValidationArgumentError)) throw error;
       assert.equal(status, 1, tool);
-      assert.deepEqual(JSON.parse(json), { code: error.code, message: error.message, argument: error.argument ?? null }, tool);
+      assert.deepEqual(
+        JSON.parse(json),
+        { code: error.code, message: error.message, argument: error.argument ?? null },
+        tool,
+      );
     }
   }
 });

@@ -21,10 +21,33 @@ let tarball;
 // The calls every consumer makes; each answers a result or a core error, and
 // every consumer must print exactly what the source tree answers.
 const CALL_LIST = [
-  ['validateRows', { rows: [{ id: 'A', amount: '1.5' }, { id: '', amount: 'x' }], columns: [{ name: 'id', required: true }, { name: 'amount', type: 'number' }], row_key: 'id' }],
+  [
+    'validateRows',
+    {
+      rows: [
+        { id: 'A', amount: '1.5' },
+        { id: '', amount: 'x' },
+      ],
+      columns: [
+        { name: 'id', required: true },
+        { name: 'amount', type: 'number' },
+      ],
+      row_key: 'id',
+    },
+  ],
   ['reconcile', { opening_balance: 100, movements: [25, { amount: 5, direction: 'out' }], closing_balance: 120 }],
   ['countDistinct', { rows: [{ id: 'C-1' }, { id: ' c-1 ' }, { id: '' }], key: 'id' }],
-  ['duplicateReport', { rows: [{ id: 'C-1', name: 'Ann' }, { id: 'C-2', name: 'Ann' }], key: 'id', match_fields: ['name'] }],
+  [
+    'duplicateReport',
+    {
+      rows: [
+        { id: 'C-1', name: 'Ann' },
+        { id: 'C-2', name: 'Ann' },
+      ],
+      key: 'id',
+      match_fields: ['name'],
+    },
+  ],
 ];
 const CALLS = JSON.stringify(CALL_LIST);
 
@@ -52,10 +75,21 @@ function expectedOutcomes() {
     try {
       outcomes.push({ fn, result: api[fn](args) });
     } catch (error) {
-      outcomes.push({ fn, error: { name: error.name, code: error.code, message: error.message, argument: error.argument ?? null } });
+      outcomes.push({
+        fn,
+        error: { name: error.name, code: error.code, message: error.message, argument: error.argument ?? null },
+      });
     }
   }
-  outcomes.push({ fn: 'callTool', error: { name: 'ValidationArgumentError', code: 'unknown_tool', message: 'Unknown tool: no_such_tool', instance: true } });
+  outcomes.push({
+    fn: 'callTool',
+    error: {
+      name: 'ValidationArgumentError',
+      code: 'unknown_tool',
+      message: 'Unknown tool: no_such_tool',
+      instance: true,
+    },
+  });
   return outcomes;
 }
 
@@ -64,7 +98,9 @@ function run(command, args, options = {}) {
 }
 
 before(() => {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, packageDir], { encoding: 'utf8' }));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work, packageDir], { encoding: 'utf8' }),
+  );
   tarball = { path: join(work, packed[0].filename), files: packed[0].files.map((file) => file.path) };
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
@@ -92,8 +128,14 @@ test('the tarball holds the module, the glue, the entries and the types, and no 
   ]) {
     assert.ok(tarball.files.includes(file), `${file} is missing from the tarball`);
   }
-  assert.deepEqual(tarball.files.filter((file) => /^(test|bench|node_modules)\//.test(file)), []);
-  assert.deepEqual(tarball.files.filter((file) => file.endsWith('.wasm')), ['dist/wasm/mcp_validation_core_bg.wasm']);
+  assert.deepEqual(
+    tarball.files.filter((file) => /^(test|bench|node_modules)\//.test(file)),
+    [],
+  );
+  assert.deepEqual(
+    tarball.files.filter((file) => file.endsWith('.wasm')),
+    ['dist/wasm/mcp_validation_core_bg.wasm'],
+  );
 });
 
 test('import in an ES module project', () => {
@@ -154,7 +196,8 @@ duplicateReport({ rows });
 const wrong: string = checked.ok;
 void closes; void viaName; void wrong;
 `;
-  const names = 'validateRows, countDistinct, reconcile, duplicateReport, callTool, ValidationArgumentError, type ValidateRowsResult, type CountDistinctResult, type ErrorCode';
+  const names =
+    'validateRows, countDistinct, reconcile, duplicateReport, callTool, ValidationArgumentError, type ValidateRowsResult, type CountDistinctResult, type ErrorCode';
   writeFileSync(join(project, 'check.mts'), usage(`import { ${names} } from 'mcp-validation-core';`));
   writeFileSync(join(project, 'check.cts'), usage(`import { ${names} } from 'mcp-validation-core';`));
   writeFileSync(
@@ -198,7 +241,10 @@ function bundle() {
   run(bin('esbuild'), ['app.js', '--bundle', '--format=esm', '--platform=browser', `--outfile=${join(dir, 'app.js')}`]);
   // esbuild leaves new URL(..., import.meta.url) alone, so the .wasm is copied
   // beside the bundle, as the README tells esbuild users to do.
-  copyFileSync(join(installed, 'dist', 'wasm', 'mcp_validation_core_bg.wasm'), join(dir, 'mcp_validation_core_bg.wasm'));
+  copyFileSync(
+    join(installed, 'dist', 'wasm', 'mcp_validation_core_bg.wasm'),
+    join(dir, 'mcp_validation_core_bg.wasm'),
+  );
   return dir;
 }
 

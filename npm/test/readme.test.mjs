@@ -18,16 +18,22 @@ function block(marker) {
 }
 
 const node = spawnSync(process.execPath, ['examples/node.mjs'], { cwd: packageDir, encoding: 'utf8' });
-const unfinished = /is not implemented yet/.test(node.stderr) ? 'the core does not implement count_distinct yet' : false;
+const unfinished = /is not implemented yet/.test(node.stderr)
+  ? 'the core does not implement count_distinct yet'
+  : false;
 
 test('README shows what examples/node.mjs prints', { skip: unfinished }, () => {
   assert.equal(node.status, 0, node.stderr);
   assert.equal(node.stdout, block('examples/node.mjs'));
 });
 
-test('README shows what examples/browser.html displays', { skip: unfinished || (!chromium && 'no Chromium on PATH') }, async () => {
-  const shown = await inBrowser(packageDir, 'examples/browser.html');
-  // The page shows the result alone, the first part of the Node output.
-  assert.ok(shown.length > 2, 'the page showed nothing');
-  assert.ok(block('examples/node.mjs').startsWith(`${shown}\n`), shown);
-});
+test(
+  'README shows what examples/browser.html displays',
+  { skip: unfinished || (!chromium && 'no Chromium on PATH') },
+  async () => {
+    const shown = await inBrowser(packageDir, 'examples/browser.html');
+    // The page shows the result alone, the first part of the Node output.
+    assert.ok(shown.length > 2, 'the page showed nothing');
+    assert.ok(block('examples/node.mjs').startsWith(`${shown}\n`), shown);
+  },
+);

@@ -16,7 +16,12 @@ export const chromium = ['chromium', 'chromium-browser', 'google-chrome']
  */
 export async function inBrowser(root, page) {
   const base = resolve(root);
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+  const types = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.wasm': 'application/wasm',
+    '.json': 'application/json',
+  };
   const server = createServer((request, response) => {
     const path = join(base, decodeURIComponent(new URL(request.url, 'http://x').pathname));
     if (!path.startsWith(base) || !existsSync(path)) {
@@ -32,7 +37,9 @@ export async function inBrowser(root, page) {
     const args = ['--headless', '--no-sandbox', '--disable-gpu', '--virtual-time-budget=10000', '--dump-dom', url];
     // Asynchronous, so this process keeps serving the page while Chromium loads it.
     const result = await new Promise((done) => {
-      execFile(chromium, args, { timeout: 60_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => done({ error, stdout, stderr }));
+      execFile(chromium, args, { timeout: 60_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+        done({ error, stdout, stderr }),
+      );
     });
     const match = /<pre id="out">([^<]*)<\/pre>/.exec(result.stdout);
     assert.ok(match, `no output from the page: ${result.error ?? ''}\n${result.stdout}\n${result.stderr.slice(-2000)}`);
