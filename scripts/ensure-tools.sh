@@ -4,7 +4,7 @@
 #   - the wasm32-unknown-unknown Rust target
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
 #   - Node 20+ and the npm package's dev dependencies (binaryen's wasm-opt,
-#     esbuild, TypeScript, playwright-core), from npm/package-lock.json
+#     esbuild, TypeScript, prettier, playwright-core), from npm/package-lock.json
 #   - Chromium, for the browser checks of the packaging test and the
 #     playground (MCPV_NO_BROWSER=1 skips it; the packaging test's browser
 #     checks then say they were skipped, and the playground test skips only
