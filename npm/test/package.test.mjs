@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as source from '../src/node.mjs';
-import { chromium, inBrowser } from './support/browser.mjs';
+import { browserSkip, inBrowser } from './support/browser.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(packageDir, 'node_modules', '.bin', name);
@@ -256,14 +256,12 @@ test('a browser bundle made by esbuild runs', async () => {
   assert.deepEqual(outcomes, expectedOutcomes());
 });
 
-const noBrowser = chromium ? false : 'no Chromium on PATH (scripts/ensure-tools.sh installs it)';
-
 const PAGE_SCRIPT = `
   const out = document.getElementById('out');
   run().then((value) => { out.textContent = JSON.stringify(value); }, (error) => { out.textContent = JSON.stringify({ failed: String(error && error.stack || error) }); });
 `;
 
-test('a browser loads the package as plain ES modules, no bundler', { skip: noBrowser }, async () => {
+test('a browser loads the package as plain ES modules, no bundler', { skip: browserSkip }, async () => {
   writeFileSync(
     join(project, 'page.html'),
     `<!doctype html><meta charset="utf-8"><pre id="out"></pre>
@@ -279,7 +277,7 @@ ${PAGE_SCRIPT}
   assert.deepEqual(value.outcomes, expectedOutcomes());
 });
 
-test('a browser runs the esbuild bundle, fetching the .wasm beside it', { skip: noBrowser }, async () => {
+test('a browser runs the esbuild bundle, fetching the .wasm beside it', { skip: browserSkip }, async () => {
   const dir = bundle();
   writeFileSync(
     join(dir, 'page.html'),

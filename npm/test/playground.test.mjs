@@ -22,7 +22,7 @@ import { contractTarget, splitMessage } from '../playground/arg-errors.js';
 import { parseCsv } from '../playground/csv.js';
 import { EXAMPLES } from '../playground/examples.js';
 import { indentJson } from '../playground/json-text.js';
-import { chromium as chromiumOnPath } from './support/browser.mjs';
+import { browserSkip, chromium as chromiumOnPath, NO_CHROMIUM } from './support/browser.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const playgroundDir = join(packageDir, 'playground');
@@ -219,15 +219,10 @@ test('the playground is not part of the published package', () => {
 
 // ------------------------------------------------------ the page, in Chromium
 
-const skipBrowser =
-  process.env.MCPV_NO_BROWSER === '1' && process.env.MCPV_REQUIRE_ALL_TESTS !== '1'
-    ? 'MCPV_NO_BROWSER=1: this environment has no browser on purpose'
-    : false;
-
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 
-describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, () => {
+describe('the playground in Chromium', { skip: browserSkip, timeout: 180_000 }, () => {
   let server;
   let browser;
   const requests = [];
@@ -235,10 +230,7 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
 
   before(async () => {
     const executablePath = process.env.MCPV_CHROMIUM ?? chromiumOnPath;
-    assert.ok(
-      executablePath,
-      'no Chromium on PATH: install it (scripts/ensure-tools.sh does, with apt-get) or set MCPV_NO_BROWSER=1 to skip the browser tests',
-    );
+    assert.ok(executablePath, NO_CHROMIUM);
     let playwright;
     try {
       playwright = await import('playwright-core');
