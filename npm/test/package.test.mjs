@@ -3,9 +3,18 @@
 // Chromium is present, a browser (plain ES modules, and the bundle).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as source from '../src/node.mjs';
@@ -109,6 +118,45 @@ before(() => {
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
+
+test('npm pack refuses a tree whose module is missing or older than its sources', () => {
+  // A scratch tree with what the package's prepack (scripts/check-dist.sh)
+  // reads: its scripts, the package's manifest and JS sources, and every
+  // input of the module as the real tree's record lists them.
+  const repo = join(packageDir, '..');
+  const tree = join(work, 'fresh-clone');
+  const record = execFileSync(join(repo, 'scripts', 'module-inputs.sh'), [repo], { encoding: 'utf8' });
+  // Each line is "<64 hex digits>  <path>".
+  const inputs = record
+    .trim()
+    .split('\n')
+    .map((line) => line.slice(66));
+  assert.ok(inputs.includes('core/src/lib.rs'), record);
+  const copied = ['scripts/check-dist.sh', 'scripts/module-inputs.sh', 'scripts/cjs-twin.mjs'];
+  copied.push('npm/package.json', 'npm/README.md', 'npm/LICENSE', 'npm/src/api.js', 'npm/types/index.d.ts');
+  for (const path of [...inputs, ...copied]) {
+    mkdirSync(dirname(join(tree, path)), { recursive: true });
+    copyFileSync(join(repo, path), join(tree, path));
+  }
+  const pack = () => spawnSync('npm', ['pack', '--dry-run', join(tree, 'npm')], { encoding: 'utf8' });
+
+  // As on a fresh clone: no npm/dist at all.
+  let result = pack();
+  assert.notEqual(result.status, 0, 'packed a package without its module');
+  assert.match(result.stderr, /npm\/dist\/wasm\/mcp_validation_core_bg\.wasm is missing/);
+  assert.match(result.stderr, /build it first with scripts\/build-wasm\.sh/);
+
+  // The module scripts/test-npm.sh just built, with its record: it packs.
+  cpSync(join(packageDir, 'dist'), join(tree, 'npm', 'dist'), { recursive: true });
+  result = pack();
+  assert.equal(result.status, 0, result.stderr);
+
+  // A source of the module changed since it was built: refused, naming it.
+  appendFileSync(join(tree, 'core', 'src', 'lib.rs'), '\n// changed after the build\n');
+  result = pack();
+  assert.notEqual(result.status, 0, 'packed a stale module');
+  assert.match(result.stderr, /stale[^\n]*\n\s+core\/src\/lib\.rs/);
+});
 
 test('the tarball holds the module, the glue, the entries and the types, and no tests', () => {
   for (const file of [
