@@ -9,7 +9,7 @@
 // The browser tests do not skip quietly: without Chromium they fail, unless
 // MCPV_NO_BROWSER=1 says this environment has no browser on purpose (and
 // MCPV_REQUIRE_ALL_TESTS=1, as .ci/run sets, overrides even that).
-// Screenshots go to target/playground-screenshots/ at the repository root.
+// Screenshots go to playground-screenshots/ in cargo's target directory.
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -26,7 +26,11 @@ import { browserSkip, chromium as chromiumOnPath, NO_CHROMIUM } from './support/
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const playgroundDir = join(packageDir, 'playground');
-const shots = fileURLToPath(new URL('../../target/playground-screenshots/', import.meta.url));
+// Cargo's target directory, from the one script that works it out.
+const targetDir = execFileSync(fileURLToPath(new URL('../../scripts/target-dir.sh', import.meta.url)), {
+  encoding: 'utf8',
+}).trim();
+const shots = join(targetDir, 'playground-screenshots');
 
 const example = (id) => EXAMPLES.find((e) => e.id === id);
 
