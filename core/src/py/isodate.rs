@@ -574,10 +574,10 @@ mod tests {
         assert_eq!(iso_date(9999, 12, 31), "9999-12-31");
     }
 
-    /// Reads the file `core/tools/differential_dates_difflib.py` writes and
+    /// Reads the file `core/cpython/differential_dates_difflib.py` writes and
     /// compares every string; run through that script.
     #[test]
-    #[ignore = "needs the JSON written by core/tools/differential_dates_difflib.py"]
+    #[ignore = "needs the JSON written by core/cpython/differential_dates_difflib.py"]
     fn differential_against_python() {
         let path = std::env::var("PY_DIFFERENTIAL_DATES").expect("PY_DIFFERENTIAL_DATES names the dates JSON");
         let text = std::fs::read_to_string(&path).expect("the dates JSON is readable");
