@@ -7,8 +7,9 @@
 #
 # Builds what it needs in release mode (the module, the server, the bench
 # program), creates or reuses the reference's throwaway virtualenv under
-# target/bench/ from tests/conformance/requirements-reference.txt, runs
-# everything, and prints the report (also kept in target/bench/report.txt).
+# <target>/bench/ (cargo's target directory, scripts/target-dir.sh) from
+# tests/conformance/requirements-reference.txt, runs everything, and prints
+# the report (also kept in <target>/bench/report.txt).
 # Needs the tools from scripts/ensure-tools.sh, CPython 3.11 as python3 (or
 # MCPV_BENCH_PYTHON), and network access the first time (pip).
 set -euo pipefail
@@ -25,7 +26,7 @@ scripts/build-wasm.sh >&2
 export MCPV_WASM_MODULE="$root/npm/dist/wasm/mcp_validation_core_bg.wasm"
 cargo build --release -p mcp-validation-server -p mcp-validation-bench >&2
 target_dir=$("$root/scripts/target-dir.sh")
-work="$root/target/bench"
+work="$target_dir/bench"
 mkdir -p "$work"
 
 # The reference, pinned with its whole dependency closure. Reused while its

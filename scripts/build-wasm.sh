@@ -3,6 +3,8 @@
 #   npm/dist/wasm/mcp_validation_core_bg.wasm   the module (every host runs this file)
 #   npm/dist/wasm/mcp_validation_core.js        wasm-bindgen `web` glue (ES module)
 #   npm/dist/wasm/mcp_validation_core_node.cjs  wasm-bindgen `nodejs` glue (CommonJS)
+#   npm/dist/wasm/module-inputs.sha256          what the module was built from (scripts/module-inputs.sh);
+#                                               the host's build and `npm pack` refuse a module it does not match
 #   npm/dist/api.cjs, npm/dist/index.d.cts      CommonJS twins of src/api.js and types/index.d.ts
 # Incremental: cargo rebuilds only what changed; the rest takes seconds.
 # Needs the tools from scripts/ensure-tools.sh.
@@ -14,13 +16,25 @@ out="$npm_dir/dist"
 name=mcp_validation_core
 
 cd "$root"
+
+# The tools first, so a fresh clone learns what to install before a long build.
+wasm_opt="$npm_dir/node_modules/.bin/wasm-opt"
+if ! command -v wasm-bindgen >/dev/null || { [[ "${MCPV_WASM_OPT:-1}" != 0 ]] && [[ ! -x "$wasm_opt" ]]; }; then
+  echo "build-wasm: wasm-bindgen or $wasm_opt is missing; run scripts/ensure-tools.sh first (or set MCPV_WASM_OPT=0 to skip wasm-opt)" >&2
+  exit 1
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The record of the inputs, taken before the build reads them, so an edit
+# made during the build leaves a record that no longer matches.
+"$root/scripts/module-inputs.sh" "$root" >"$work/module-inputs.sha256"
+
 cargo build --release -p mcp-validation-wasm --target wasm32-unknown-unknown
 # Wherever cargo put it: CARGO_TARGET_DIR or build.target-dir may move target/.
 target_dir=$("$root/scripts/target-dir.sh")
 module="$target_dir/wasm32-unknown-unknown/release/validation_wasm.wasm"
-
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 # The two glue flavours must share one .wasm; wasm-bindgen 0.2.130 emits the
 # same module for both, and this stops the build if a version ever does not.
@@ -35,13 +49,8 @@ fi
 # wasm-opt from the npm package `binaryen` (pinned in npm/package.json): it
 # shrinks the module at equal speed (figures in npm/README.md).
 # Debian's binaryen 108 is too old: it breaks wasm-bindgen's externref table.
-wasm_opt="$npm_dir/node_modules/.bin/wasm-opt"
 wasm="$work/web/${name}_bg.wasm"
 if [[ "${MCPV_WASM_OPT:-1}" != 0 ]]; then
-  if [[ ! -x "$wasm_opt" ]]; then
-    echo "build-wasm: $wasm_opt is missing; run scripts/ensure-tools.sh (or set MCPV_WASM_OPT=0)" >&2
-    exit 1
-  fi
   # Features the Rust wasm32 target enables by default, which the glue relies on.
   "$wasm_opt" -O3 --enable-reference-types --enable-bulk-memory --enable-sign-ext \
     --enable-nontrapping-float-to-int --enable-multivalue --enable-mutable-globals \
@@ -62,22 +71,12 @@ install_if_changed "$work/web/$name.js" "$out/wasm/$name.js"
 # It reads ${__dirname}/${name}_bg.wasm, the same file the web glue fetches.
 install_if_changed "$work/nodejs/$name.js" "$out/wasm/${name}_node.cjs"
 
-# One source for the JS layer: its only ES module syntax is the final export
-# line, which becomes a module.exports assignment.
-node - "$npm_dir/src/api.js" "$out/api.cjs" <<'JS'
-const fs = require('node:fs');
-const [source, target] = process.argv.slice(2);
-const text = fs.readFileSync(source, 'utf8');
-const exportLine = /^export \{ ([\w, ]+) \};\n?$/m;
-const match = text.match(exportLine);
-if (!match || (text.match(/^(export|import)\b/gm) || []).length !== 1) {
-  console.error(`build-wasm: ${source} must end with its only export line, "export { a, b };"`);
-  process.exit(1);
-}
-const body = text.replace(exportLine, `module.exports = { ${match[1]} };\n`);
-fs.writeFileSync(target, `'use strict';\n// Generated from src/api.js by scripts/build-wasm.sh; edit that file.\n${body}`);
-JS
-cp "$npm_dir/types/index.d.ts" "$out/index.d.cts"
+# One source for the JS layer: src/api.js, with its export line made CommonJS.
+node "$root/scripts/cjs-twin.mjs" "$npm_dir/src/api.js" "$work/api.cjs"
+install_if_changed "$work/api.cjs" "$out/api.cjs"
+install_if_changed "$npm_dir/types/index.d.ts" "$out/index.d.cts"
+# Last, once everything it vouches for is in place.
+install_if_changed "$work/module-inputs.sha256" "$out/wasm/module-inputs.sha256"
 
 raw=$(stat -c %s "$out/wasm/${name}_bg.wasm")
 gz=$(gzip -9 -c "$out/wasm/${name}_bg.wasm" | wc -c)

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install what the native host's independent-client test needs (idempotent):
 #
-#   target/host-test-tools/venv   a Python venv with the official MCP Python
+#   <target>/host-test-tools/venv a Python venv with the official MCP Python
 #                                 SDK, `mcp` (pinned below), used by
 #                                 mcp-host/tests/python_sdk.rs
 #
+# <target> is cargo's target directory (scripts/target-dir.sh).
 # Needs python3 (>= 3.10) with the venv module. Re-running it does nothing
 # once the pinned version is installed. The test finds the venv here, or
 # wherever MCPV_HOST_TEST_PYTHON points (a python with `mcp` installed).
@@ -13,7 +14,7 @@ set -euo pipefail
 MCP_SDK_VERSION=2.3.0
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-tools="${CARGO_TARGET_DIR:-$root/target}/host-test-tools"
+tools="$("$root/scripts/target-dir.sh")/host-test-tools"
 venv="$tools/venv"
 python="$venv/bin/python"
 

@@ -4,11 +4,11 @@
 #   - the wasm32-unknown-unknown Rust target
 #   - wasm-bindgen-cli at exactly the version Cargo.lock pins for wasm-bindgen
 #   - Node 20+ and the npm package's dev dependencies (binaryen's wasm-opt,
-#     esbuild, TypeScript, playwright-core), from npm/package-lock.json
-#   - Chromium, for the browser checks of the packaging test and the
-#     playground (MCPV_NO_BROWSER=1 skips it; the packaging test's browser
-#     checks then say they were skipped, and the playground test skips only
-#     because of that variable: without it, a missing Chromium fails it)
+#     esbuild, TypeScript, prettier, playwright-core), from npm/package-lock.json
+#   - Chromium, for the browser checks of the packaging, README and
+#     playground tests (MCPV_NO_BROWSER=1 skips it, and those checks say they
+#     were skipped; without that variable, or under MCPV_REQUIRE_ALL_TESTS=1,
+#     a missing Chromium fails them)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

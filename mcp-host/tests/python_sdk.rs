@@ -15,16 +15,21 @@ use std::process::Command;
 use common::{binary, shared_cache_dir, skip_or_fail};
 
 fn python() -> Option<PathBuf> {
-    let candidate = std::env::var_os("MCPV_HOST_TEST_PYTHON").map_or_else(
-        || {
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"), PathBuf::from);
-            target.join("host-test-tools/venv/bin/python")
-        },
-        PathBuf::from,
-    );
+    let candidate = match std::env::var_os("MCPV_HOST_TEST_PYTHON") {
+        Some(python) => PathBuf::from(python),
+        None => target_dir()?.join("host-test-tools/venv/bin/python"),
+    };
     let has_sdk = Command::new(&candidate).args(["-c", "import mcp"]).status().is_ok_and(|status| status.success());
     has_sdk.then_some(candidate)
+}
+
+/// Cargo's target directory, where scripts/ensure-host-test-tools.sh put the
+/// venv: asked of scripts/target-dir.sh, the one place that works it out.
+fn target_dir() -> Option<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/target-dir.sh");
+    let output = Command::new("bash").arg(script).output().ok()?;
+    let dir = String::from_utf8(output.stdout).ok()?;
+    (output.status.success() && !dir.trim().is_empty()).then(|| PathBuf::from(dir.trim()))
 }
 
 #[test]

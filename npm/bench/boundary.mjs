@@ -57,9 +57,14 @@ function measure(label, call) {
 }
 
 const argsBytes = Buffer.byteLength(JSON.stringify(args));
-console.log(`node ${process.version}, ${rowCount} rows (${(argsBytes / 1e6).toFixed(1)} MB as JSON), ${runs} runs each`);
+console.log(
+  `node ${process.version}, ${rowCount} rows (${(argsBytes / 1e6).toFixed(1)} MB as JSON), ${runs} runs each`,
+);
 
-const results = [measure('JSON text (callTool, the default)', callTool), measure('JS values (callToolValues)', callToolValues)];
+const results = [
+  measure('JSON text (callTool, the default)', callTool),
+  measure('JS values (callToolValues)', callToolValues),
+];
 console.log('| path | median ms | min ms | max ms |');
 console.log('| --- | ---: | ---: | ---: |');
 for (const { label, median, min, max } of results) {
@@ -69,5 +74,7 @@ const answer = results[0].answer;
 if (answer.error) {
   console.log(`note: the core answered an error, so only argument crossing was timed: ${answer.error}`);
 } else {
-  console.log(`answer: verdict ${answer.verdict}, ${answer.summary?.accepted} accepted, ${answer.summary?.quarantined} quarantined`);
+  console.log(
+    `answer: verdict ${answer.verdict}, ${answer.summary?.accepted} accepted, ${answer.summary?.quarantined} quarantined`,
+  );
 }

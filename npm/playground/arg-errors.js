@@ -51,7 +51,10 @@ export function showArgError(root, error, { columns } = {}) {
       label = `columns: ${typeof name === 'string' && name ? `“${name}”` : `column ${target.index + 1}`}${target.key ? `, ${target.key}` : ''}`;
       container = root.querySelector(`[data-column-index="${target.index}"]`);
       slot = container?.querySelector('.field-error') ?? null;
-      control = (target.key && container?.querySelector(`[data-spec-key="${target.key}"]`)) || container?.querySelector('input, select') || null;
+      control =
+        (target.key && container?.querySelector(`[data-spec-key="${target.key}"]`)) ||
+        container?.querySelector('input, select') ||
+        null;
     }
   }
   if (!slot && argument && DATA_ARGUMENTS.includes(argument)) {

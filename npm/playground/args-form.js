@@ -7,13 +7,23 @@ import { contractForm } from './contract-form.js';
 import { h } from './dom.js';
 import { numberFromText, setKey, textOf } from './form-values.js';
 
-const MAX_LISTED = { name: 'max_listed', kind: 'number', placeholder: 'no cap', help: 'cap each list in the result; counts still cover every row' };
+const MAX_LISTED = {
+  name: 'max_listed',
+  kind: 'number',
+  placeholder: 'no cap',
+  help: 'cap each list in the result; counts still cover every row',
+};
 
 /** The arguments each tool's form shows, besides its data. */
 const FIELDS = {
   validate_rows: [
     { name: 'columns', kind: 'contract' },
-    { name: 'row_key', kind: 'column', placeholder: 'none', help: 'a column to quote in each locator; it does not affect validation' },
+    {
+      name: 'row_key',
+      kind: 'column',
+      placeholder: 'none',
+      help: 'a column to quote in each locator; it does not affect validation',
+    },
     MAX_LISTED,
   ],
   reconcile: [
@@ -28,8 +38,17 @@ const FIELDS = {
   ],
   duplicate_report: [
     { name: 'key', kind: 'column', required: true, help: 'the column holding the identifier' },
-    { name: 'match_fields', kind: 'columns', help: 'compare rows with different keys on these columns; none means same-key groups only' },
-    { name: 'similarity_threshold', kind: 'number', placeholder: 'off', help: 'above 0, at most 1: also report near matches on the match fields' },
+    {
+      name: 'match_fields',
+      kind: 'columns',
+      help: 'compare rows with different keys on these columns; none means same-key groups only',
+    },
+    {
+      name: 'similarity_threshold',
+      kind: 'number',
+      placeholder: 'off',
+      help: 'above 0, at most 1: also report near matches on the match fields',
+    },
     { name: 'case_sensitive', kind: 'boolean', help: 'compare as given, instead of trimmed and case-folded' },
     { name: 'max_groups', kind: 'number', placeholder: '50', help: 'most groups to report' },
     MAX_LISTED,
@@ -64,11 +83,13 @@ export function argsForm({ tool, args, dataColumns, onEdit }) {
   return h(
     'div',
     { class: 'args-form' },
-    h('datalist', { id: 'data-columns' }, dataColumns.map((name) => h('option', { value: name }))),
+    h(
+      'datalist',
+      { id: 'data-columns' },
+      dataColumns.map((name) => h('option', { value: name })),
+    ),
     fields,
-    others.length
-      ? h('p', { class: 'help' }, `Also in the JSON, not shown as fields: ${others.join(', ')}.`)
-      : null,
+    others.length ? h('p', { class: 'help' }, `Also in the JSON, not shown as fields: ${others.join(', ')}.`) : null,
   );
 }
 
@@ -104,13 +125,17 @@ function fieldElement(field, value, dataColumns, set) {
         'aria-describedby': describedBy,
         oninput: (event) => {
           const text = event.target.value;
-          set(field.name, field.kind === 'number' ? numberFromText(text) : text === '' && !field.required ? undefined : text);
+          set(
+            field.name,
+            field.kind === 'number' ? numberFromText(text) : text === '' && !field.required ? undefined : text,
+          );
         },
       });
   }
-  const label = field.kind === 'columns'
-    ? h('span', { class: 'field-name', id: `${id}-label` }, field.name)
-    : h('label', { class: 'field-name', for: id }, field.name);
+  const label =
+    field.kind === 'columns'
+      ? h('span', { class: 'field-name', id: `${id}-label` }, field.name)
+      : h('label', { class: 'field-name', for: id }, field.name);
   return h(
     'div',
     { class: `field kind-${field.kind}`, dataset: { arg: field.name } },
@@ -128,7 +153,13 @@ function columnChips(field, value, dataColumns, set, describedBy) {
   const state = new Set(chosen);
   return h(
     'div',
-    { class: 'chips', role: 'group', 'aria-labelledby': `arg-${field.name}-label`, 'aria-describedby': describedBy, id: `arg-${field.name}` },
+    {
+      class: 'chips',
+      role: 'group',
+      'aria-labelledby': `arg-${field.name}-label`,
+      'aria-describedby': describedBy,
+      id: `arg-${field.name}`,
+    },
     names.length === 0 ? h('span', { class: 'help' }, 'paste data to choose its columns') : null,
     names.map((name) =>
       h(

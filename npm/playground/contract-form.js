@@ -4,7 +4,15 @@
 // name in its error.
 
 import { h } from './dom.js';
-import { allowedFromText, allowedText, numberFromText, rangeFromText, rangeText, setKey, textOf } from './form-values.js';
+import {
+  allowedFromText,
+  allowedText,
+  numberFromText,
+  rangeFromText,
+  rangeText,
+  setKey,
+  textOf,
+} from './form-values.js';
 
 const TYPES = ['string', 'integer', 'number', 'boolean', 'date', 'any'];
 
@@ -21,28 +29,43 @@ export function contractForm({ columns, dataColumns, onEdit }) {
     h('span', { class: 'req' }, 'required'),
     h('span', { class: 'help' }, 'the contract: one row per column, its type and rules'),
   );
-  const topError = h('p', { class: 'field-error', dataset: { errorFor: 'columns' }, hidden: true, id: 'columns-error' });
+  const topError = h('p', {
+    class: 'field-error',
+    dataset: { errorFor: 'columns' },
+    hidden: true,
+    id: 'columns-error',
+  });
 
   if (!Array.isArray(columns)) {
-    root.append(heading, h('p', { class: 'help' }, 'columns is not an array here; edit it in the JSON below.'), topError);
+    root.append(
+      heading,
+      h('p', { class: 'help' }, 'columns is not an array here; edit it in the JSON below.'),
+      topError,
+    );
     return root;
   }
 
   const edit = (index, key, value) => {
     const next = columns.slice();
-    const spec = next[index] !== null && typeof next[index] === 'object' && !Array.isArray(next[index]) ? { ...next[index] } : {};
+    const spec =
+      next[index] !== null && typeof next[index] === 'object' && !Array.isArray(next[index]) ? { ...next[index] } : {};
     next[index] = setKey(spec, key, value);
     columns = next;
     onEdit(next, { structural: false });
   };
 
-  const rows = columns.map((spec, index) => specRow(spec, index, {
-    edit,
-    remove: () => {
-      const next = columns.filter((_, i) => i !== index);
-      onEdit(next, { structural: true, focus: `[data-column-index="${Math.min(index, next.length - 1)}"] [data-spec-key="name"]` });
-    },
-  }));
+  const rows = columns.map((spec, index) =>
+    specRow(spec, index, {
+      edit,
+      remove: () => {
+        const next = columns.filter((_, i) => i !== index);
+        onEdit(next, {
+          structural: true,
+          focus: `[data-column-index="${Math.min(index, next.length - 1)}"] [data-spec-key="name"]`,
+        });
+      },
+    }),
+  );
 
   const unused = dataColumns.filter((name) => !columns.some((spec) => spec?.name === name));
   const add = h(
@@ -139,13 +162,22 @@ function specRow(spec, index, { edit, remove }) {
           text('min', 'min', numberFromText, textOf, { inputmode: 'decimal' }),
           text('max', 'max', numberFromText, textOf, { inputmode: 'decimal' }),
           text('range', 'range', rangeFromText, rangeText, { placeholder: 'low, high' }),
-          text('pattern', 'pattern', (v) => (v === '' ? undefined : v), textOf, { placeholder: 'regex, whole value', class: 'mono' }),
+          text('pattern', 'pattern', (v) => (v === '' ? undefined : v), textOf, {
+            placeholder: 'regex, whole value',
+            class: 'mono',
+          }),
           text('allowed', 'allowed', allowedFromText, allowedText, { placeholder: 'A, B, C' }),
         )
       : h('p', { class: 'help' }, `This column is ${JSON.stringify(spec)}, not an object; edit it in the JSON below.`),
     h(
       'button',
-      { type: 'button', class: 'remove', 'aria-label': `Remove column ${index + 1}${name ? ` (${name})` : ''}`, title: 'Remove this column', onclick: remove },
+      {
+        type: 'button',
+        class: 'remove',
+        'aria-label': `Remove column ${index + 1}${name ? ` (${name})` : ''}`,
+        title: 'Remove this column',
+        onclick: remove,
+      },
       '×',
     ),
     h('p', { class: 'field-error', id: errorId, hidden: true }),

@@ -51,7 +51,8 @@ function readJson(text) {
       items: [],
       lines: null,
       columns: [],
-      error: 'JSON data must be an array of rows, like [{"id": "A-1", "amount": 10}]; a whole call object is split into data and arguments when pasted or dropped',
+      error:
+        'JSON data must be an array of rows, like [{"id": "A-1", "amount": 10}]; a whole call object is split into data and arguments when pasted or dropped',
     };
   }
   return { kind: 'json', items: value, lines: null, columns: columnsOf(value), error: null };

@@ -61,7 +61,14 @@ export function cellText(value) {
   const text = display(value);
   const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(text);
   if (typeof value !== 'string' || (match[1] === '' && match[3] === '')) return text;
-  const edge = (spaces) => (spaces ? h('span', { class: 'edge-space', title: `${spaces.length} space${spaces.length === 1 ? '' : 's'}` }, '␣'.repeat(spaces.length)) : null);
+  const edge = (spaces) =>
+    spaces
+      ? h(
+          'span',
+          { class: 'edge-space', title: `${spaces.length} space${spaces.length === 1 ? '' : 's'}` },
+          '␣'.repeat(spaces.length),
+        )
+      : null;
   return h('span', null, edge(match[1]), match[2], edge(match[3]));
 }
 
@@ -73,4 +80,5 @@ export const count = (n) => integers.format(n);
 /** 1,237.75, as the core writes amounts in its messages. */
 export const amount = (n) => (typeof n === 'number' ? money.format(n) : '—');
 /** +120.00 / −240.00, for values whose sign is the point. */
-export const signed = (n) => (typeof n !== 'number' ? '—' : n > 0 ? `+${money.format(n)}` : n < 0 ? `−${money.format(-n)}` : money.format(0));
+export const signed = (n) =>
+  typeof n !== 'number' ? '—' : n > 0 ? `+${money.format(n)}` : n < 0 ? `−${money.format(-n)}` : money.format(0);

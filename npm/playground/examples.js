@@ -48,7 +48,7 @@ function generateInvoices(count) {
   for (let i = 0; i < count; i += 1) {
     const invoice = i % 211 === 7 ? '' : `INV-${String(10000 + i)}`;
     const customer = `C-${1000 + ((i * 37) % 400)}`;
-    let amount = ((i * 7919) % 100000 / 100).toFixed(2);
+    let amount = (((i * 7919) % 100000) / 100).toFixed(2);
     if (i % 97 === 5) amount = 'n/a';
     else if (i % 89 === 3) amount = `-${amount}`;
     const currency = i % 53 === 11 ? 'GPB' : ['EUR', 'GBP', 'USD'][i % 3];

@@ -29,7 +29,9 @@ export function rangeFromText(text) {
 }
 
 export function rangeText(value) {
-  return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number') ? `${value[0]}, ${value[1]}` : textOf(value);
+  return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number')
+    ? `${value[0]}, ${value[1]}`
+    : textOf(value);
 }
 
 /**
@@ -46,11 +48,17 @@ export function allowedFromText(text) {
       return text;
     }
   }
-  return trimmed.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  return trimmed
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
 
 export function allowedText(value) {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string' && !v.includes(',') && v.trim() === v && v !== '')) {
+  if (
+    Array.isArray(value) &&
+    value.every((v) => typeof v === 'string' && !v.includes(',') && v.trim() === v && v !== '')
+  ) {
     return value.join(', ');
   }
   return textOf(value);

@@ -143,7 +143,8 @@ function takeIncoming(text) {
 
 // Data the person changed is no longer the example's.
 function leaveExample() {
-  for (const button of els.examples.querySelectorAll('button[aria-pressed="true"]')) button.setAttribute('aria-pressed', 'false');
+  for (const button of els.examples.querySelectorAll('button[aria-pressed="true"]'))
+    button.setAttribute('aria-pressed', 'false');
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
 }
 
@@ -193,7 +194,11 @@ function jsonEdited() {
   }
   const dataKey = DATA_ARGUMENTS.find((key) => key in value);
   if (dataKey) {
-    return pageError('json', 'invalid_argument', `"${dataKey}" comes from the Data panel; paste a whole call there to split it into data and arguments`);
+    return pageError(
+      'json',
+      'invalid_argument',
+      `"${dataKey}" comes from the Data panel; paste a whole call there to split it into data and arguments`,
+    );
   }
   state.args[state.tool] = value;
   drawForm();
@@ -223,7 +228,8 @@ function loadExample(example) {
   setData(example.data);
   setTool(example.tool, { run: false });
   showNote('');
-  for (const button of els.examples.querySelectorAll('button')) button.setAttribute('aria-pressed', String(button.dataset.example === example.id));
+  for (const button of els.examples.querySelectorAll('button'))
+    button.setAttribute('aria-pressed', String(button.dataset.example === example.id));
   history.replaceState(null, '', `#${example.id}`);
   run();
 }
@@ -241,7 +247,12 @@ function schedule(delay) {
 function pageError(where, code, message) {
   clearArgErrors(els.inputs);
   const placed = showArgError(els.inputs, { code, message, argument: where === 'data' ? 'rows' : undefined });
-  notRun(placed, where === 'data' ? 'The data could not be read, so nothing was checked.' : 'The arguments are not a usable JSON object, so nothing was checked.');
+  notRun(
+    placed,
+    where === 'data'
+      ? 'The data could not be read, so nothing was checked.'
+      : 'The arguments are not a usable JSON object, so nothing was checked.',
+  );
 }
 
 // The message itself sits next to its argument; the result panel says that
@@ -258,7 +269,13 @@ function notRun(placed, headline) {
       'div',
       { class: 'callout callout-error not-run' },
       h('h3', null, headline),
-      h('p', null, 'The reason is shown next to ', control ? h('button', { type: 'button', class: 'link', onclick: go }, placed.label) : placed.label, '.'),
+      h(
+        'p',
+        null,
+        'The reason is shown next to ',
+        control ? h('button', { type: 'button', class: 'link', onclick: go }, placed.label) : placed.label,
+        '.',
+      ),
     ),
   );
   els.view.classList.add('stale');
@@ -269,7 +286,12 @@ function notRun(placed, headline) {
 
 // The bar's text: the verdict and the counts the result's tiles show.
 function drawBar(tone, verdict, detail) {
-  replace(els.bar, h('span', { class: `bar-verdict bar-${tone}` }, verdict), h('span', { class: 'bar-detail' }, detail), h('span', { class: 'bar-go', 'aria-hidden': 'true' }, '↓'));
+  replace(
+    els.bar,
+    h('span', { class: `bar-verdict bar-${tone}` }, verdict),
+    h('span', { class: 'bar-detail' }, detail),
+    h('span', { class: 'bar-go', 'aria-hidden': 'true' }, '↓'),
+  );
   els.bar.hidden = false;
 }
 
@@ -280,7 +302,8 @@ function run() {
   // Unreadable JSON cannot be sent at all. Unreadable CSV goes to the core
   // as it is (except for reconcile, which needs it as movements), so its
   // reader, which decides, gives the message.
-  if (data.error && (data.kind === 'json' || tool === 'reconcile')) return pageError('data', 'invalid_json', data.error);
+  if (data.error && (data.kind === 'json' || tool === 'reconcile'))
+    return pageError('data', 'invalid_json', data.error);
 
   const started = performance.now();
   let rawText;
@@ -303,7 +326,13 @@ function run() {
   els.result.dataset.tool = tool;
   els.status.textContent = `${tool}: ${result.verdict.replaceAll('_', ' ')}, ${count(result.finding_count)} findings`;
   const { label, tone } = verdictOf(result);
-  drawBar(tone, label, countTiles(tool, result).map((tile) => `${tile.value} ${tile.label}`).join(' · '));
+  drawBar(
+    tone,
+    label,
+    countTiles(tool, result)
+      .map((tile) => `${tile.value} ${tile.label}`)
+      .join(' · '),
+  );
 }
 
 // ---------------------------------------------------------------- wiring
@@ -316,7 +345,13 @@ function wire() {
         null,
         h(
           'button',
-          { type: 'button', class: 'example', dataset: { example: example.id }, 'aria-pressed': 'false', onclick: () => loadExample(example) },
+          {
+            type: 'button',
+            class: 'example',
+            dataset: { example: example.id },
+            'aria-pressed': 'false',
+            onclick: () => loadExample(example),
+          },
           h('span', { class: 'example-title' }, example.title),
           h('span', { class: 'example-text' }, example.description),
           h('span', { class: 'example-tool' }, example.tool),
@@ -375,7 +410,17 @@ async function start() {
   } catch (error) {
     replace(
       els.view,
-      h('div', { class: 'callout callout-error' }, h('h3', null, 'The checks could not be loaded.'), h('p', null, String(error?.message ?? error)), h('p', null, 'Build the module with scripts/build-wasm.sh and serve the page with node npm/playground/serve.mjs.')),
+      h(
+        'div',
+        { class: 'callout callout-error' },
+        h('h3', null, 'The checks could not be loaded.'),
+        h('p', null, String(error?.message ?? error)),
+        h(
+          'p',
+          null,
+          'Build the module with scripts/build-wasm.sh and serve the page with node npm/playground/serve.mjs.',
+        ),
+      ),
     );
     els.result.dataset.state = 'failed';
     return;

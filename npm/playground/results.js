@@ -15,13 +15,21 @@ function abridgedNote(result) {
   const omitted = Object.entries(result).filter(([key, value]) => key.endsWith('_omitted') && value > 0);
   if (omitted.length === 0) return null;
   const listed = omitted.map(([key, value]) => `${count(value)} from ${key.replace(/_omitted$/, '')}`).join(', ');
-  return h('p', { class: 'callout callout-muted' }, `max_listed shortened the result's lists (${listed}); the counts cover every row, the highlights only what is listed.`);
+  return h(
+    'p',
+    { class: 'callout callout-muted' },
+    `max_listed shortened the result's lists (${listed}); the counts cover every row, the highlights only what is listed.`,
+  );
 }
 
 // The page's table and the core must agree on the rows; say so if not.
 function mismatchNote(shown, counted) {
   if (counted === undefined || shown === counted) return null;
-  return h('p', { class: 'callout callout-error' }, `The page read ${count(shown)} rows but the check read ${count(counted)}; the table may not line up with the result.`);
+  return h(
+    'p',
+    { class: 'callout callout-error' },
+    `The page read ${count(shown)} rows but the check read ${count(counted)}; the table may not line up with the result.`,
+  );
 }
 
 /** Draw `result` into `container`. */

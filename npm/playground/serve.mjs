@@ -68,7 +68,8 @@ function createPlaygroundServer() {
     // web page elsewhere cannot reach the server through a DNS name of its own.
     const host = (request.headers.host ?? '').replace(/:\d+$/, '');
     if (!['127.0.0.1', 'localhost', '[::1]'].includes(host)) return send(response, 421, 'loopback only\n');
-    if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'GET or HEAD only\n', { allow: 'GET, HEAD' });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return send(response, 405, 'GET or HEAD only\n', { allow: 'GET, HEAD' });
 
     const { pathname } = new URL(request.url, 'http://localhost');
     if (pathname === '/' || pathname === '/playground') return send(response, 302, '', { location: '/playground/' });
@@ -89,11 +90,17 @@ function createPlaygroundServer() {
 if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv[1])) {
   const port = parsePort(process.argv.slice(2));
   if (!existsSync(join(root, 'dist', 'wasm', 'mcp_validation_core_bg.wasm'))) {
-    console.error('serve: npm/dist/ has no module yet; run scripts/build-wasm.sh first (the page cannot run the checks without it)');
+    console.error(
+      'serve: npm/dist/ has no module yet; run scripts/build-wasm.sh first (the page cannot run the checks without it)',
+    );
   }
   const server = createPlaygroundServer();
   server.on('error', (error) => {
-    console.error(error.code === 'EADDRINUSE' ? `serve: port ${port} is in use; try --port 0 for a free one` : `serve: ${error.message}`);
+    console.error(
+      error.code === 'EADDRINUSE'
+        ? `serve: port ${port} is in use; try --port 0 for a free one`
+        : `serve: ${error.message}`,
+    );
     process.exit(1);
   });
   server.listen(port, '127.0.0.1', () => {
@@ -101,8 +108,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === normalize(process.argv
     console.log(`Playground: ${url}`);
     console.log('Serving npm/playground, npm/src and npm/dist on loopback only. Ctrl+C stops it.');
   });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {
-    server.close(() => process.exit(0));
-    server.closeAllConnections();
-  });
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.on(signal, () => {
+      server.close(() => process.exit(0));
+      server.closeAllConnections();
+    });
 }

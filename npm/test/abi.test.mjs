@@ -62,7 +62,10 @@ test('the module exports the byte ABI next to the wasm-bindgen API', () => {
 test('an unknown tool is status 1 with the core error as JSON, code first', () => {
   const { status, json } = call('no_such_tool', '{}');
   assert.equal(status, 1);
-  assert.equal(json, '{"code":"unknown_tool","message":"Unknown tool: no_such_tool","argument":null,"location":null,"line":null}');
+  assert.equal(
+    json,
+    '{"code":"unknown_tool","message":"Unknown tool: no_such_tool","argument":null,"location":null,"line":null}',
+  );
 });
 
 test('arguments that are not JSON are the core invalid_json error', () => {
@@ -85,7 +88,11 @@ test('a zero-length input may have any pointer', () => {
 });
 
 test('for every tool the ABI answers exactly what the JS API answers', () => {
-  const args = JSON.stringify({ rows: [{ id: 'A', amount: '1.50' }, { id: 'a' }], key: 'id', columns: [{ name: 'id' }] });
+  const args = JSON.stringify({
+    rows: [{ id: 'A', amount: '1.50' }, { id: 'a' }],
+    key: 'id',
+    columns: [{ name: 'id' }],
+  });
   for (const tool of toolNames()) {
     const { status, json } = call(tool, args);
     try {

@@ -47,10 +47,17 @@ function casesOf(text) {
 }
 
 const okCase = (expectedText, argsText = '{"rows": [], "key": "id"}') =>
-  casesOf(`{"reference": "0.1.0", "cases": [{"name": "c", "tool": "count_distinct", "args": ${argsText}, "expected": ${expectedText}}]}`)[0];
+  casesOf(
+    `{"reference": "0.1.0", "cases": [{"name": "c", "tool": "count_distinct", "args": ${argsText}, "expected": ${expectedText}}]}`,
+  )[0];
 
 const errorCase = (expectedError) =>
-  casesOf(JSON.stringify({ reference: '0.1.0', cases: [{ name: 'e', tool: 'count_distinct', args: { rows: [] }, expected_error: expectedError }] }))[0];
+  casesOf(
+    JSON.stringify({
+      reference: '0.1.0',
+      cases: [{ name: 'e', tool: 'count_distinct', args: { rows: [] }, expected_error: expectedError }],
+    }),
+  )[0];
 
 test('an identical result passes', () => {
   const text = '{"tool": "count_distinct", "ok": true, "ratio": 0.5, "n": 2}';
@@ -65,12 +72,18 @@ test('an int where the vector has a float fails, naming the path', () => {
 });
 
 test('a reordered key fails', () => {
-  assert.throws(() => checkCase(fakeApi({ json: '{"ok": true, "tool": "x"}' }), okCase('{"tool": "x", "ok": true}')), /key 0 is "ok"/);
+  assert.throws(
+    () => checkCase(fakeApi({ json: '{"ok": true, "tool": "x"}' }), okCase('{"tool": "x", "ok": true}')),
+    /key 0 is "ok"/,
+  );
 });
 
 test('an error where a result is expected fails', () => {
   const api = fakeApi({ error: { code: 'invalid_argument', message: 'no', argument: 'key' } });
-  assert.throws(() => checkCase(api, okCase('{}')), /expected a result, got ValidationArgumentError \[invalid_argument\]: no/);
+  assert.throws(
+    () => checkCase(api, okCase('{}')),
+    /expected a result, got ValidationArgumentError \[invalid_argument\]: no/,
+  );
 });
 
 test('the arguments reach the module as the vector wrote them', () => {
@@ -99,14 +112,32 @@ test('an object API that returns a Map fails', () => {
 test('an expected error passes on the same message and kind, and fails otherwise', () => {
   const api = fakeApi({ error: { code: 'invalid_argument', message: 'key must be ...', argument: 'key' } });
   checkCase(api, errorCase({ kind: 'tool_error', message: 'key must be ...', arguments: ['key'] }));
-  assert.throws(() => checkCase(api, errorCase({ kind: 'tool_error', message: 'key must be' })), /callToolJson: message/);
-  assert.throws(() => checkCase(api, errorCase({ kind: 'invalid_arguments', message: 'key must be ...' })), /is a tool_error, the vector expects a invalid_arguments/);
-  assert.throws(() => checkCase(api, errorCase({ kind: 'tool_error', message: 'key must be ...', arguments: ['rows'] })), /"key" is not one of \["rows"\]/);
-  assert.throws(() => checkCase(fakeApi({ json: '{}' }), errorCase({ kind: 'tool_error', message: 'x' })), /expected a tool_error error, got a result/);
+  assert.throws(
+    () => checkCase(api, errorCase({ kind: 'tool_error', message: 'key must be' })),
+    /callToolJson: message/,
+  );
+  assert.throws(
+    () => checkCase(api, errorCase({ kind: 'invalid_arguments', message: 'key must be ...' })),
+    /is a tool_error, the vector expects a invalid_arguments/,
+  );
+  assert.throws(
+    () => checkCase(api, errorCase({ kind: 'tool_error', message: 'key must be ...', arguments: ['rows'] })),
+    /"key" is not one of \["rows"\]/,
+  );
+  assert.throws(
+    () => checkCase(fakeApi({ json: '{}' }), errorCase({ kind: 'tool_error', message: 'x' })),
+    /expected a tool_error error, got a result/,
+  );
 });
 
 test('every error code has a kind', () => {
-  assert.deepEqual(Object.keys(KIND_OF_CODE).sort(), ['argument_type', 'invalid_argument', 'invalid_contract', 'invalid_json', 'unknown_tool']);
+  assert.deepEqual(Object.keys(KIND_OF_CODE).sort(), [
+    'argument_type',
+    'invalid_argument',
+    'invalid_contract',
+    'invalid_json',
+    'unknown_tool',
+  ]);
 });
 
 test('a vector that does not follow the schema is refused, not skipped', () => {

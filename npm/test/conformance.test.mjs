@@ -21,7 +21,8 @@ for (const file of files) {
     for (const kase of cases) {
       const deviation = deviations[kase.name];
       await t.test(`${kase.tool}: ${kase.name}`, () =>
-        deviation ? checkDeviation(api, kase, deviation) : checkCase(api, kase));
+        deviation ? checkDeviation(api, kase, deviation) : checkCase(api, kase),
+      );
     }
   });
 }

@@ -3,13 +3,22 @@
 // Chromium is present, a browser (plain ES modules, and the bundle).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as source from '../src/node.mjs';
-import { chromium, inBrowser } from './support/browser.mjs';
+import { browserSkip, inBrowser } from './support/browser.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(packageDir, 'node_modules', '.bin', name);
@@ -21,10 +30,33 @@ let tarball;
 // The calls every consumer makes; each answers a result or a core error, and
 // every consumer must print exactly what the source tree answers.
 const CALL_LIST = [
-  ['validateRows', { rows: [{ id: 'A', amount: '1.5' }, { id: '', amount: 'x' }], columns: [{ name: 'id', required: true }, { name: 'amount', type: 'number' }], row_key: 'id' }],
+  [
+    'validateRows',
+    {
+      rows: [
+        { id: 'A', amount: '1.5' },
+        { id: '', amount: 'x' },
+      ],
+      columns: [
+        { name: 'id', required: true },
+        { name: 'amount', type: 'number' },
+      ],
+      row_key: 'id',
+    },
+  ],
   ['reconcile', { opening_balance: 100, movements: [25, { amount: 5, direction: 'out' }], closing_balance: 120 }],
   ['countDistinct', { rows: [{ id: 'C-1' }, { id: ' c-1 ' }, { id: '' }], key: 'id' }],
-  ['duplicateReport', { rows: [{ id: 'C-1', name: 'Ann' }, { id: 'C-2', name: 'Ann' }], key: 'id', match_fields: ['name'] }],
+  [
+    'duplicateReport',
+    {
+      rows: [
+        { id: 'C-1', name: 'Ann' },
+        { id: 'C-2', name: 'Ann' },
+      ],
+      key: 'id',
+      match_fields: ['name'],
+    },
+  ],
 ];
 const CALLS = JSON.stringify(CALL_LIST);
 
@@ -52,10 +84,21 @@ function expectedOutcomes() {
     try {
       outcomes.push({ fn, result: api[fn](args) });
     } catch (error) {
-      outcomes.push({ fn, error: { name: error.name, code: error.code, message: error.message, argument: error.argument ?? null } });
+      outcomes.push({
+        fn,
+        error: { name: error.name, code: error.code, message: error.message, argument: error.argument ?? null },
+      });
     }
   }
-  outcomes.push({ fn: 'callTool', error: { name: 'ValidationArgumentError', code: 'unknown_tool', message: 'Unknown tool: no_such_tool', instance: true } });
+  outcomes.push({
+    fn: 'callTool',
+    error: {
+      name: 'ValidationArgumentError',
+      code: 'unknown_tool',
+      message: 'Unknown tool: no_such_tool',
+      instance: true,
+    },
+  });
   return outcomes;
 }
 
@@ -64,7 +107,9 @@ function run(command, args, options = {}) {
 }
 
 before(() => {
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work, packageDir], { encoding: 'utf8' }));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work, packageDir], { encoding: 'utf8' }),
+  );
   tarball = { path: join(work, packed[0].filename), files: packed[0].files.map((file) => file.path) };
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
@@ -73,6 +118,45 @@ before(() => {
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
+
+test('npm pack refuses a tree whose module is missing or older than its sources', () => {
+  // A scratch tree with what the package's prepack (scripts/check-dist.sh)
+  // reads: its scripts, the package's manifest and JS sources, and every
+  // input of the module as the real tree's record lists them.
+  const repo = join(packageDir, '..');
+  const tree = join(work, 'fresh-clone');
+  const record = execFileSync(join(repo, 'scripts', 'module-inputs.sh'), [repo], { encoding: 'utf8' });
+  // Each line is "<64 hex digits>  <path>".
+  const inputs = record
+    .trim()
+    .split('\n')
+    .map((line) => line.slice(66));
+  assert.ok(inputs.includes('core/src/lib.rs'), record);
+  const copied = ['scripts/check-dist.sh', 'scripts/module-inputs.sh', 'scripts/cjs-twin.mjs'];
+  copied.push('npm/package.json', 'npm/README.md', 'npm/LICENSE', 'npm/src/api.js', 'npm/types/index.d.ts');
+  for (const path of [...inputs, ...copied]) {
+    mkdirSync(dirname(join(tree, path)), { recursive: true });
+    copyFileSync(join(repo, path), join(tree, path));
+  }
+  const pack = () => spawnSync('npm', ['pack', '--dry-run', join(tree, 'npm')], { encoding: 'utf8' });
+
+  // As on a fresh clone: no npm/dist at all.
+  let result = pack();
+  assert.notEqual(result.status, 0, 'packed a package without its module');
+  assert.match(result.stderr, /npm\/dist\/wasm\/mcp_validation_core_bg\.wasm is missing/);
+  assert.match(result.stderr, /build it first with scripts\/build-wasm\.sh/);
+
+  // The module scripts/test-npm.sh just built, with its record: it packs.
+  cpSync(join(packageDir, 'dist'), join(tree, 'npm', 'dist'), { recursive: true });
+  result = pack();
+  assert.equal(result.status, 0, result.stderr);
+
+  // A source of the module changed since it was built: refused, naming it.
+  appendFileSync(join(tree, 'core', 'src', 'lib.rs'), '\n// changed after the build\n');
+  result = pack();
+  assert.notEqual(result.status, 0, 'packed a stale module');
+  assert.match(result.stderr, /stale[^\n]*\n\s+core\/src\/lib\.rs/);
+});
 
 test('the tarball holds the module, the glue, the entries and the types, and no tests', () => {
   for (const file of [
@@ -92,8 +176,14 @@ test('the tarball holds the module, the glue, the entries and the types, and no 
   ]) {
     assert.ok(tarball.files.includes(file), `${file} is missing from the tarball`);
   }
-  assert.deepEqual(tarball.files.filter((file) => /^(test|bench|node_modules)\//.test(file)), []);
-  assert.deepEqual(tarball.files.filter((file) => file.endsWith('.wasm')), ['dist/wasm/mcp_validation_core_bg.wasm']);
+  assert.deepEqual(
+    tarball.files.filter((file) => /^(test|bench|node_modules)\//.test(file)),
+    [],
+  );
+  assert.deepEqual(
+    tarball.files.filter((file) => file.endsWith('.wasm')),
+    ['dist/wasm/mcp_validation_core_bg.wasm'],
+  );
 });
 
 test('import in an ES module project', () => {
@@ -154,7 +244,8 @@ duplicateReport({ rows });
 const wrong: string = checked.ok;
 void closes; void viaName; void wrong;
 `;
-  const names = 'validateRows, countDistinct, reconcile, duplicateReport, callTool, ValidationArgumentError, type ValidateRowsResult, type CountDistinctResult, type ErrorCode';
+  const names =
+    'validateRows, countDistinct, reconcile, duplicateReport, callTool, ValidationArgumentError, type ValidateRowsResult, type CountDistinctResult, type ErrorCode';
   writeFileSync(join(project, 'check.mts'), usage(`import { ${names} } from 'mcp-validation-core';`));
   writeFileSync(join(project, 'check.cts'), usage(`import { ${names} } from 'mcp-validation-core';`));
   writeFileSync(
@@ -198,7 +289,10 @@ function bundle() {
   run(bin('esbuild'), ['app.js', '--bundle', '--format=esm', '--platform=browser', `--outfile=${join(dir, 'app.js')}`]);
   // esbuild leaves new URL(..., import.meta.url) alone, so the .wasm is copied
   // beside the bundle, as the README tells esbuild users to do.
-  copyFileSync(join(installed, 'dist', 'wasm', 'mcp_validation_core_bg.wasm'), join(dir, 'mcp_validation_core_bg.wasm'));
+  copyFileSync(
+    join(installed, 'dist', 'wasm', 'mcp_validation_core_bg.wasm'),
+    join(dir, 'mcp_validation_core_bg.wasm'),
+  );
   return dir;
 }
 
@@ -210,14 +304,12 @@ test('a browser bundle made by esbuild runs', async () => {
   assert.deepEqual(outcomes, expectedOutcomes());
 });
 
-const noBrowser = chromium ? false : 'no Chromium on PATH (scripts/ensure-tools.sh installs it)';
-
 const PAGE_SCRIPT = `
   const out = document.getElementById('out');
   run().then((value) => { out.textContent = JSON.stringify(value); }, (error) => { out.textContent = JSON.stringify({ failed: String(error && error.stack || error) }); });
 `;
 
-test('a browser loads the package as plain ES modules, no bundler', { skip: noBrowser }, async () => {
+test('a browser loads the package as plain ES modules, no bundler', { skip: browserSkip }, async () => {
   writeFileSync(
     join(project, 'page.html'),
     `<!doctype html><meta charset="utf-8"><pre id="out"></pre>
@@ -233,7 +325,7 @@ ${PAGE_SCRIPT}
   assert.deepEqual(value.outcomes, expectedOutcomes());
 });
 
-test('a browser runs the esbuild bundle, fetching the .wasm beside it', { skip: noBrowser }, async () => {
+test('a browser runs the esbuild bundle, fetching the .wasm beside it', { skip: browserSkip }, async () => {
   const dir = bundle();
   writeFileSync(
     join(dir, 'page.html'),

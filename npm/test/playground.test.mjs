@@ -9,7 +9,7 @@
 // The browser tests do not skip quietly: without Chromium they fail, unless
 // MCPV_NO_BROWSER=1 says this environment has no browser on purpose (and
 // MCPV_REQUIRE_ALL_TESTS=1, as .ci/run sets, overrides even that).
-// Screenshots go to target/playground-screenshots/ at the repository root.
+// Screenshots go to playground-screenshots/ in cargo's target directory.
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -22,11 +22,15 @@ import { contractTarget, splitMessage } from '../playground/arg-errors.js';
 import { parseCsv } from '../playground/csv.js';
 import { EXAMPLES } from '../playground/examples.js';
 import { indentJson } from '../playground/json-text.js';
-import { chromium as chromiumOnPath } from './support/browser.mjs';
+import { browserSkip, chromium as chromiumOnPath, NO_CHROMIUM } from './support/browser.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const playgroundDir = join(packageDir, 'playground');
-const shots = fileURLToPath(new URL('../../target/playground-screenshots/', import.meta.url));
+// Cargo's target directory, from the one script that works it out.
+const targetDir = execFileSync(fileURLToPath(new URL('../../scripts/target-dir.sh', import.meta.url)), {
+  encoding: 'utf8',
+}).trim();
+const shots = join(targetDir, 'playground-screenshots');
 
 const example = (id) => EXAMPLES.find((e) => e.id === id);
 
@@ -63,8 +67,14 @@ test('the page reads CSV exactly as the core does (rows, values and lines)', () 
     // each row as it read it, with its line.
     const core = api.validateRows({ csv: text, columns: [{ name: '\u0000absent', required: true, on_fail: 'flag' }] });
     assert.equal(page.rows.length, core.summary.rows_in);
-    assert.deepEqual(page.rows, core.flagged.map((held) => held.row));
-    assert.deepEqual(page.lines, core.flagged.map((held) => held.locator.line));
+    assert.deepEqual(
+      page.rows,
+      core.flagged.map((held) => held.row),
+    );
+    assert.deepEqual(
+      page.lines,
+      core.flagged.map((held) => held.locator.line),
+    );
   }
   for (const broken of ['a,b\n1,"open\n2,3\n', 'id,name,id\n1,2,3\n']) {
     const error = thrown(() => api.countDistinct({ csv: broken, key: 'a' }));
@@ -75,13 +85,22 @@ test('the page reads CSV exactly as the core does (rows, values and lines)', () 
 
 test('the raw envelope is indented without changing a character of the core’s JSON', () => {
   const args = JSON.parse(JSON.stringify(example('worked-example').args.validate_rows));
-  const raw = api.callToolJson('validate_rows', JSON.stringify({ rows: JSON.parse(example('worked-example').data), ...args }));
+  const raw = api.callToolJson(
+    'validate_rows',
+    JSON.stringify({ rows: JSON.parse(example('worked-example').data), ...args }),
+  );
   const pretty = indentJson(raw);
   assert.deepEqual(JSON.parse(pretty), JSON.parse(raw));
-  assert.equal(pretty.replace(/\s+(?=(?:[^"\\]|\\.|"(?:[^"\\]|\\.)*")*$)/g, ''), raw.replace(/\s+(?=(?:[^"\\]|\\.|"(?:[^"\\]|\\.)*")*$)/g, ''));
+  assert.equal(
+    pretty.replace(/\s+(?=(?:[^"\\]|\\.|"(?:[^"\\]|\\.)*")*$)/g, ''),
+    raw.replace(/\s+(?=(?:[^"\\]|\\.|"(?:[^"\\]|\\.)*")*$)/g, ''),
+  );
   // The README's exact form: the coerced amount is the float 20.0.
   assert.match(pretty, /"amount": 20\.0,/);
-  const plain = api.callToolJson('count_distinct', JSON.stringify({ rows: [{ id: 'a' }, { id: '' }, { id: 'a' }], key: 'id' }));
+  const plain = api.callToolJson(
+    'count_distinct',
+    JSON.stringify({ rows: [{ id: 'a' }, { id: '' }, { id: 'a' }], key: 'id' }),
+  );
   assert.equal(indentJson(plain), JSON.stringify(JSON.parse(plain), null, 2));
 });
 
@@ -114,7 +133,9 @@ test('a contract error is placed on the column and key its location names', () =
 // ------------------------------------------------------------ the server
 
 async function startServer() {
-  const child = spawn(process.execPath, [join(playgroundDir, 'serve.mjs'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(playgroundDir, 'serve.mjs'), '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const url = await new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
@@ -124,7 +145,13 @@ async function startServer() {
     });
     child.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}: ${output}`)));
   });
-  return { child, url, origin: new URL(url).origin, stop: () => new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM')))) };
+  return {
+    child,
+    url,
+    origin: new URL(url).origin,
+    stop: () =>
+      new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM')))),
+  };
 }
 
 test('serve.mjs serves the playground, src and dist on loopback, and nothing else', async () => {
@@ -138,7 +165,15 @@ test('serve.mjs serves the playground, src and dist on loopback, and nothing els
     assert.match(await page.text(), /<script type="module" src="main.js">/);
     assert.match((await get('/src/browser.js')).headers.get('content-type'), /^text\/javascript/);
     assert.equal((await get('/dist/wasm/mcp_validation_core_bg.wasm')).headers.get('content-type'), 'application/wasm');
-    for (const path of ['/package.json', '/playground/../package.json', '/%2e%2e/package.json', '/playground/%2e%2e/test/playground.test.mjs', '/node_modules/playwright-core/package.json', '/test/playground.test.mjs', '/src/../../Cargo.toml']) {
+    for (const path of [
+      '/package.json',
+      '/playground/../package.json',
+      '/%2e%2e/package.json',
+      '/playground/%2e%2e/test/playground.test.mjs',
+      '/node_modules/playwright-core/package.json',
+      '/test/playground.test.mjs',
+      '/src/../../Cargo.toml',
+    ]) {
       assert.equal((await get(path)).status, 404, path);
     }
     assert.equal((await get('/playground/', { method: 'POST' })).status, 405);
@@ -146,7 +181,11 @@ test('serve.mjs serves the playground, src and dist on loopback, and nothing els
     const port = new URL(server.origin).port;
     const { request } = await import('node:http');
     const status = await new Promise((resolve, reject) => {
-      request({ host: '127.0.0.1', port, path: '/playground/', headers: { host: `attacker.example:${port}` } }, (res) => resolve(res.statusCode)).on('error', reject).end();
+      request({ host: '127.0.0.1', port, path: '/playground/', headers: { host: `attacker.example:${port}` } }, (res) =>
+        resolve(res.statusCode),
+      )
+        .on('error', reject)
+        .end();
     });
     assert.equal(status, 421);
   } finally {
@@ -156,8 +195,13 @@ test('serve.mjs serves the playground, src and dist on loopback, and nothing els
 
 test('the service worker keeps every file the page loads, and only files that exist', () => {
   const source = readFileSync(join(playgroundDir, 'sw.js'), 'utf8');
-  const listed = JSON.parse(`[${/const FILES = \[([\s\S]*?)\];/.exec(source)[1].replaceAll("'", '"').replace(/,\s*$/, '')}]`);
-  const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)]));
+  const listed = JSON.parse(
+    `[${/const FILES = \[([\s\S]*?)\];/.exec(source)[1].replaceAll("'", '"').replace(/,\s*$/, '')}]`,
+  );
+  const files = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+    );
   const pageFiles = files(playgroundDir)
     .map((path) => `./${relative(playgroundDir, path)}`)
     .filter((path) => !['./README.md', './serve.mjs', './sw.js'].includes(path));
@@ -169,20 +213,24 @@ test('the service worker keeps every file the page loads, and only files that ex
 });
 
 test('the playground is not part of the published package', () => {
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', packageDir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  assert.deepEqual(packed.files.filter((file) => file.path.startsWith('playground/')), []);
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', packageDir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
+  assert.deepEqual(
+    packed.files.filter((file) => file.path.startsWith('playground/')),
+    [],
+  );
 });
 
 // ------------------------------------------------------ the page, in Chromium
 
-const skipBrowser = process.env.MCPV_NO_BROWSER === '1' && process.env.MCPV_REQUIRE_ALL_TESTS !== '1'
-  ? 'MCPV_NO_BROWSER=1: this environment has no browser on purpose'
-  : false;
-
 const LAPTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
 
-describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, () => {
+describe('the playground in Chromium', { skip: browserSkip, timeout: 180_000 }, () => {
   let server;
   let browser;
   const requests = [];
@@ -190,19 +238,28 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
 
   before(async () => {
     const executablePath = process.env.MCPV_CHROMIUM ?? chromiumOnPath;
-    assert.ok(executablePath, 'no Chromium on PATH: install it (scripts/ensure-tools.sh does, with apt-get) or set MCPV_NO_BROWSER=1 to skip the browser tests');
+    assert.ok(executablePath, NO_CHROMIUM);
     let playwright;
     try {
       playwright = await import('playwright-core');
     } catch (error) {
-      assert.fail(`playwright-core is not installed in npm/node_modules (run scripts/ensure-tools.sh): ${error.message}`);
+      assert.fail(
+        `playwright-core is not installed in npm/node_modules (run scripts/ensure-tools.sh): ${error.message}`,
+      );
     }
     mkdirSync(shots, { recursive: true });
     server = await startServer();
     browser = await playwright.chromium.launch({
       executablePath,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
 
@@ -236,11 +293,16 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
   }
 
   const tiles = (page) =>
-    page.$$eval('[data-count]', (elements) => Object.fromEntries(elements.map((e) => [e.dataset.count, e.querySelector('.tile-value').textContent])));
+    page.$$eval('[data-count]', (elements) =>
+      Object.fromEntries(elements.map((e) => [e.dataset.count, e.querySelector('.tile-value').textContent])),
+    );
   const highlighted = (page, scope = '#result-body table.rows') =>
-    page.$$eval(`${scope} td.hit`, (cells) => cells.map((td) => `${td.closest('tr').dataset.rowIndex}:${td.dataset.col}`).sort());
+    page.$$eval(`${scope} td.hit`, (cells) =>
+      cells.map((td) => `${td.closest('tr').dataset.rowIndex}:${td.dataset.col}`).sort(),
+    );
   const fmt = (n) => n.toLocaleString('en-US');
-  const money = (n) => `${n < 0 ? '−' : n > 0 ? '+' : ''}${Math.abs(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const money = (n) =>
+    `${n < 0 ? '−' : n > 0 ? '+' : ''}${Math.abs(n).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
   // An example's result from the package, and the counts the result bar must
   // give for it, in the page's order and words.
@@ -251,16 +313,25 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
       case 'validate_rows': {
         const r = api.validateRows({ ...input, ...args.validate_rows });
         const s = r.summary;
-        return [r, `${fmt(s.rows_in)} rows in · ${fmt(s.accepted)} accepted · ${fmt(s.quarantined)} quarantined · ${fmt(s.flagged)} flagged`];
+        return [
+          r,
+          `${fmt(s.rows_in)} rows in · ${fmt(s.accepted)} accepted · ${fmt(s.quarantined)} quarantined · ${fmt(s.flagged)} flagged`,
+        ];
       }
       case 'reconcile': {
         const r = api.reconcile({ movements: cashBookMovements(), ...args.reconcile });
         const c = r.movement_counts;
-        return [r, `${fmt(c.in)} movements in · ${fmt(c.out)} movements out · ${fmt(c.unreadable)} unreadable · ${money(r.variance)} variance`];
+        return [
+          r,
+          `${fmt(c.in)} movements in · ${fmt(c.out)} movements out · ${fmt(c.unreadable)} unreadable · ${money(r.variance)} variance`,
+        ];
       }
       case 'duplicate_report': {
         const r = api.duplicateReport({ ...input, ...args.duplicate_report });
-        return [r, `${fmt(r.row_count)} rows · ${fmt(r.distinct_keys)} distinct keys · ${fmt(r.duplicate_group_count)} groups to review · ${fmt(r.rows_in_duplicate_groups)} rows in groups`];
+        return [
+          r,
+          `${fmt(r.row_count)} rows · ${fmt(r.distinct_keys)} distinct keys · ${fmt(r.duplicate_group_count)} groups to review · ${fmt(r.rows_in_duplicate_groups)} rows in groups`,
+        ];
       }
       default:
         assert.fail(`no expected bar for ${tool}`);
@@ -283,8 +354,17 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
     const row4 = await page.textContent('tr[data-row-index="3"] td.reasons');
     assert.match(row4, /amount: 'abc' is not a number/);
     assert.match(row4, /date: '04\/05\/2026' is not an ISO-8601 date/);
-    const codes = await page.$$eval('.finding-group', (groups) => groups.map((g) => `${g.dataset.code}@${[...g.querySelectorAll('[data-where]')].map((w) => w.dataset.where).join('+')}`));
-    assert.deepEqual(codes.sort(), ['below_minimum@amount', 'not_a_date@date', 'not_a_number@amount', 'required_blank@invoice']);
+    const codes = await page.$$eval('.finding-group', (groups) =>
+      groups.map(
+        (g) => `${g.dataset.code}@${[...g.querySelectorAll('[data-where]')].map((w) => w.dataset.where).join('+')}`,
+      ),
+    );
+    assert.deepEqual(codes.sort(), [
+      'below_minimum@amount',
+      'not_a_date@date',
+      'not_a_number@amount',
+      'required_blank@invoice',
+    ]);
     // A finding's link leads to its row.
     await page.click('.finding-group[data-code="not_a_date"] button.link');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'row-4');
@@ -293,7 +373,10 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
     await page.waitForFunction(() => document.querySelector('details.raw pre').textContent !== '');
     const raw = await page.textContent('details.raw pre');
     assert.match(raw, /"amount": 20\.0,/);
-    const expected = api.validateRows({ rows: JSON.parse(example('worked-example').data), ...example('worked-example').args.validate_rows });
+    const expected = api.validateRows({
+      rows: JSON.parse(example('worked-example').data),
+      ...example('worked-example').args.validate_rows,
+    });
     assert.deepEqual(JSON.parse(raw), expected);
     await context.close();
   });
@@ -316,7 +399,9 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
     // The diagnosis points at the refund, movement #4, and so does the table.
     const pointer = cash.findings.find((f) => f.code === 'variance_is_double_a_movement');
     assert.equal(pointer.locator.movement_index, 3);
-    assert.deepEqual(await page.$$eval('tr[data-pointed="true"]', (rows) => rows.map((r) => r.dataset.movementIndex)), ['3']);
+    assert.deepEqual(await page.$$eval('tr[data-pointed="true"]', (rows) => rows.map((r) => r.dataset.movementIndex)), [
+      '3',
+    ]);
     assert.match(await page.textContent('.diagnosis'), /Movement #4 · Refund to customer C-1017/);
     await screenshot(page, 'laptop-cash-book');
 
@@ -371,11 +456,24 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
     const big = api.validateRows({ csv: invoices.data, ...invoices.args.validate_rows });
     await afterRun(page, () => page.click('[data-example="invoices-5000"]'));
     const s = big.summary;
-    assert.deepEqual(await tiles(page), { rows_in: fmt(s.rows_in), accepted: fmt(s.accepted), quarantined: fmt(s.quarantined), flagged: fmt(s.flagged) });
-    const shownRows = await page.$$eval('#result-body table.rows tbody tr[data-row-index]', (rows) => rows.map((r) => Number(r.dataset.rowIndex)));
-    const withFindings = [...new Set([...big.quarantine, ...big.flagged].map((held) => held.locator.row_index))].sort((a, b) => a - b);
+    assert.deepEqual(await tiles(page), {
+      rows_in: fmt(s.rows_in),
+      accepted: fmt(s.accepted),
+      quarantined: fmt(s.quarantined),
+      flagged: fmt(s.flagged),
+    });
+    const shownRows = await page.$$eval('#result-body table.rows tbody tr[data-row-index]', (rows) =>
+      rows.map((r) => Number(r.dataset.rowIndex)),
+    );
+    const withFindings = [...new Set([...big.quarantine, ...big.flagged].map((held) => held.locator.row_index))].sort(
+      (a, b) => a - b,
+    );
     assert.ok(withFindings.length > 200, 'the example has more rows with findings than one page');
-    assert.deepEqual(shownRows, withFindings.slice(0, 200), 'a big table starts with the first 200 rows that have findings');
+    assert.deepEqual(
+      shownRows,
+      withFindings.slice(0, 200),
+      'a big table starts with the first 200 rows that have findings',
+    );
     const cells = new Set();
     for (const held of [...big.quarantine, ...big.flagged]) {
       if (!shownRows.includes(held.locator.row_index)) continue;
@@ -390,7 +488,13 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
     const { context, page } = await open(LAPTOP, '#customers');
 
     // A field: similarity_threshold outside 0–1.
-    const expected = thrown(() => api.duplicateReport({ csv: example('customers').data, ...example('customers').args.duplicate_report, similarity_threshold: 2 }));
+    const expected = thrown(() =>
+      api.duplicateReport({
+        csv: example('customers').data,
+        ...example('customers').args.duplicate_report,
+        similarity_threshold: 2,
+      }),
+    );
     await afterRun(page, () => page.fill('#arg-similarity_threshold', '2'));
     const slot = page.locator('[data-arg="similarity_threshold"] .field-error');
     assert.ok(await slot.isVisible());
@@ -414,8 +518,14 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
     const contractError = thrown(() => api.validateRows({ rows: [], ...args }));
     await afterRun(page, () => page.fill('#args-json', JSON.stringify(args, null, 2)));
     const amountRow = page.locator('[data-column-index="1"]');
-    assert.equal(await amountRow.locator('.field-error .error-text').textContent(), splitMessage(contractError.message)[0]);
-    assert.match(await amountRow.locator('.field-error .error-text').textContent(), /^column "amount": unknown type 'numbr'/);
+    assert.equal(
+      await amountRow.locator('.field-error .error-text').textContent(),
+      splitMessage(contractError.message)[0],
+    );
+    assert.match(
+      await amountRow.locator('.field-error .error-text').textContent(),
+      /^column "amount": unknown type 'numbr'/,
+    );
     assert.equal(await amountRow.locator('[data-spec-key="type"]').getAttribute('aria-invalid'), 'true');
     // The form followed the JSON: the unknown type shows in the select.
     assert.equal(await amountRow.locator('[data-spec-key="type"]').inputValue(), 'numbr');
@@ -448,7 +558,9 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
       page.evaluate((text) => {
         const clipboardData = new DataTransfer();
         clipboardData.setData('text/plain', text);
-        document.querySelector('#data-text').dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+        document
+          .querySelector('#data-text')
+          .dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
       }, call),
     );
     assert.equal(await page.getAttribute('#result-body', 'data-tool'), 'validate_rows');
@@ -464,7 +576,9 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
       page.evaluate((text) => {
         const dataTransfer = new DataTransfer();
         dataTransfer.items.add(new File([text], 'customers.csv', { type: 'text/csv' }));
-        document.querySelector('#data-panel').dispatchEvent(new DragEvent('drop', { dataTransfer, bubbles: true, cancelable: true }));
+        document
+          .querySelector('#data-panel')
+          .dispatchEvent(new DragEvent('drop', { dataTransfer, bubbles: true, cancelable: true }));
       }, example('customers').data),
     );
     assert.equal(await page.textContent('#data-info'), 'CSV · 11 rows · 4 columns');
@@ -538,7 +652,12 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
       await done;
       return performance.now() - start;
     });
-    assert.deepEqual(await tiles(page), { rows_in: '5,000', accepted: fmt(expected.accepted), quarantined: fmt(expected.quarantined), flagged: fmt(expected.flagged) });
+    assert.deepEqual(await tiles(page), {
+      rows_in: '5,000',
+      accepted: fmt(expected.accepted),
+      quarantined: fmt(expected.quarantined),
+      flagged: fmt(expected.flagged),
+    });
     console.log(`# 5,000 rows: edit to result drawn in ${Math.round(elapsed)} ms`);
     assert.ok(elapsed < 1500, `a re-run took ${Math.round(elapsed)} ms`);
     await context.close();
@@ -555,7 +674,11 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
       const bar = page.locator('#result-bar');
       await bar.waitFor({ state: 'visible' });
       const [result, counts] = expectedBar(id);
-      assert.equal((await bar.locator('.bar-verdict').textContent()).toLowerCase().replaceAll(' ', '_'), result.verdict, `${id}: the bar's verdict`);
+      assert.equal(
+        (await bar.locator('.bar-verdict').textContent()).toLowerCase().replaceAll(' ', '_'),
+        result.verdict,
+        `${id}: the bar's verdict`,
+      );
       assert.equal(await bar.locator('.bar-detail').textContent(), counts, `${id}: the bar's counts`);
       await screenshot(page, `phone-${id}-top`);
       await page.$eval('#results', (element) => element.scrollIntoView());
@@ -596,10 +719,22 @@ describe('the playground in Chromium', { skip: skipBrowser, timeout: 180_000 }, 
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
     assert.match(await page.textContent('#offline-note'), /works offline/);
     await own.stop();
-    assert.equal(await fetch(own.url).then(() => 'up', () => 'down'), 'down');
+    assert.equal(
+      await fetch(own.url).then(
+        () => 'up',
+        () => 'down',
+      ),
+      'down',
+    );
     await page.reload();
     await page.waitForSelector('#result-body[data-state="result"]');
-    assert.equal((await tiles(page)).duplicate_group_count, String(api.duplicateReport({ csv: example('customers').data, ...example('customers').args.duplicate_report }).duplicate_group_count));
+    assert.equal(
+      (await tiles(page)).duplicate_group_count,
+      String(
+        api.duplicateReport({ csv: example('customers').data, ...example('customers').args.duplicate_report })
+          .duplicate_group_count,
+      ),
+    );
     await afterRun(page, () => page.click('[data-example="worked-example"]'));
     assert.equal((await tiles(page)).quarantined, '3');
     assert.deepEqual(problems, []);

@@ -1,12 +1,11 @@
 // The README's example output must be what the examples print, in Node and in
-// a browser. Until the core implements count_distinct the examples cannot
-// print it, and these say so instead of passing.
+// a browser.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium, inBrowser } from './support/browser.mjs';
+import { browserSkip, inBrowser } from './support/browser.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -18,14 +17,12 @@ function block(marker) {
 }
 
 const node = spawnSync(process.execPath, ['examples/node.mjs'], { cwd: packageDir, encoding: 'utf8' });
-const unfinished = /is not implemented yet/.test(node.stderr) ? 'the core does not implement count_distinct yet' : false;
-
-test('README shows what examples/node.mjs prints', { skip: unfinished }, () => {
+test('README shows what examples/node.mjs prints', () => {
   assert.equal(node.status, 0, node.stderr);
   assert.equal(node.stdout, block('examples/node.mjs'));
 });
 
-test('README shows what examples/browser.html displays', { skip: unfinished || (!chromium && 'no Chromium on PATH') }, async () => {
+test('README shows what examples/browser.html displays', { skip: browserSkip }, async () => {
   const shown = await inBrowser(packageDir, 'examples/browser.html');
   // The page shows the result alone, the first part of the Node output.
   assert.ok(shown.length > 2, 'the page showed nothing');

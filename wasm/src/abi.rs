@@ -85,6 +85,10 @@ pub fn unpack(packed: u64) -> (u32, u32) {
 /// memory offsets, so these exist only when compiling for wasm32; natively the
 /// logic above is tested directly.
 #[cfg(target_arch = "wasm32")]
+// A raw ABI is unsafe by nature: unmangled exports, and buffers that arrive
+// as bare addresses in linear memory and must be read, allocated and freed
+// as such. Nothing else in the crate needs `unsafe`.
+#[allow(unsafe_code)]
 pub mod exports {
     use std::alloc::{alloc, dealloc, Layout};
 

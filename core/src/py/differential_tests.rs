@@ -1,4 +1,4 @@
-//! The Rust half of `core/tools/differential_py.py` (dev-only, ignored by default).
+//! The Rust half of `core/cpython/differential_py.py` (dev-only, ignored by default).
 //!
 //! Reads the cases `CPython` answered (path in `PY_DIFF_CASES`), recomputes each
 //! one with this crate and fails if any answer differs. Nothing here runs
@@ -174,7 +174,7 @@ fn check_case(tally: &mut Tally, case: &Value) {
 }
 
 #[test]
-#[ignore = "needs the cases file written by core/tools/differential_py.py"]
+#[ignore = "needs the cases file written by core/cpython/differential_py.py"]
 fn python_differential() {
     let path = std::env::var("PY_DIFF_CASES").expect("set PY_DIFF_CASES to the cases file");
     let text = std::fs::read_to_string(&path).expect("read the cases file");

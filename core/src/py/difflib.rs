@@ -15,7 +15,7 @@ use std::mem;
 
 /// `difflib.SequenceMatcher(None, a, b).ratio()` for the Python strings whose
 /// code points are `a` and `b`; two empty strings give `1.0`, as in Python.
-pub fn ratio(a: &[char], b: &[char]) -> f64 {
+pub(crate) fn ratio(a: &[char], b: &[char]) -> f64 {
     let length = a.len() + b.len();
     if length == 0 {
         return 1.0;
@@ -254,10 +254,10 @@ mod tests {
         }
     }
 
-    /// Reads the file `core/tools/differential_dates_difflib.py` writes and
+    /// Reads the file `core/cpython/differential_dates_difflib.py` writes and
     /// compares every pair; run through that script.
     #[test]
-    #[ignore = "needs the JSON written by core/tools/differential_dates_difflib.py"]
+    #[ignore = "needs the JSON written by core/cpython/differential_dates_difflib.py"]
     fn differential_against_python() {
         let path = std::env::var("PY_DIFFERENTIAL_RATIOS").expect("PY_DIFFERENTIAL_RATIOS names the ratios JSON");
         let text = std::fs::read_to_string(&path).expect("the ratios JSON is readable");

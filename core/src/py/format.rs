@@ -157,7 +157,7 @@ pub(crate) fn non_finite(x: f64) -> Option<String> {
 /// Six significant digits, correctly rounded; scientific notation when the
 /// rounded exponent is below -4 or at least 6; trailing zeros and a bare
 /// decimal point removed. `-0.0` gives `-0`; `inf`, `-inf`, `nan`.
-pub fn format_g(x: f64) -> String {
+pub(crate) fn format_g(x: f64) -> String {
     if let Some(text) = non_finite(x) {
         return text;
     }
@@ -170,14 +170,14 @@ pub fn format_g(x: f64) -> String {
 /// Python `format(x, '.2f')`: two decimals, correctly rounded, ties to even.
 ///
 /// Negative values that round to zero keep their sign (`-0.00`), as in Python.
-pub fn format_2f(x: f64) -> String {
+pub(crate) fn format_2f(x: f64) -> String {
     non_finite(x).unwrap_or_else(|| format!("{x:.2}"))
 }
 
 /// Python `format(x, ',.2f')`: like [`format_2f`] with `,` between thousands.
 ///
 /// `-1234567.891` gives `-1,234,567.89`; non-finite values are not grouped.
-pub fn format_grouped_2f(x: f64) -> String {
+pub(crate) fn format_grouped_2f(x: f64) -> String {
     match non_finite(x) {
         Some(text) => text,
         None => group_thousands(&format!("{x:.2}")),
@@ -216,7 +216,7 @@ const NDIGITS_MIN: i32 = -308;
 /// Deviation: where Python raises `OverflowError` ("rounded value too large to
 /// represent"; only for `ndigits == -308` and `|x| > 1.5e308`, which rounds to
 /// 2e308), this returns an infinity of the sign of `x`.
-pub fn round_to(x: f64, ndigits: i32) -> f64 {
+pub(crate) fn round_to(x: f64, ndigits: i32) -> f64 {
     if !x.is_finite() || ndigits > NDIGITS_MAX {
         return x;
     }

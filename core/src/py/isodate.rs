@@ -40,7 +40,7 @@ const DAY_MICROSECONDS: i64 = 86_400_000_000;
 ///
 /// Accepts `YYYY-MM-DD`, `YYYYMMDD`, `YYYY-Www`, `YYYY-Www-D`, `YYYYWww` and
 /// `YYYYWwwD` with ASCII digits only, judged by the UTF-8 length as C does.
-pub fn date_fromisoformat(s: &str) -> Option<(i32, u32, u32)> {
+pub(crate) fn date_fromisoformat(s: &str) -> Option<(i32, u32, u32)> {
     let bytes = s.as_bytes();
     // C dispatches on the encoded length before looking at any character.
     if !matches!(bytes.len(), 7 | 8 | 10) {
@@ -56,7 +56,7 @@ pub fn date_fromisoformat(s: &str) -> Option<(i32, u32, u32)> {
 ///
 /// The time and UTC offset are validated exactly as Python does even though
 /// only the date is returned, because a bad time makes the whole call fail.
-pub fn datetime_fromisoformat_date(s: &str) -> Option<(i32, u32, u32)> {
+pub(crate) fn datetime_fromisoformat_date(s: &str) -> Option<(i32, u32, u32)> {
     // `_sanitize_isoformat_str` rejects anything under 7 code points.
     if s.chars().count() < 7 {
         return None;
@@ -84,7 +84,7 @@ pub fn datetime_fromisoformat_date(s: &str) -> Option<(i32, u32, u32)> {
 
 /// Python's `date.isoformat()`: `YYYY-MM-DD` with the year zero-padded to four
 /// digits (`%04d-%02d-%02d`).
-pub fn iso_date(y: i32, m: u32, d: u32) -> String {
+pub(crate) fn iso_date(y: i32, m: u32, d: u32) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
@@ -574,10 +574,10 @@ mod tests {
         assert_eq!(iso_date(9999, 12, 31), "9999-12-31");
     }
 
-    /// Reads the file `core/tools/differential_dates_difflib.py` writes and
+    /// Reads the file `core/cpython/differential_dates_difflib.py` writes and
     /// compares every string; run through that script.
     #[test]
-    #[ignore = "needs the JSON written by core/tools/differential_dates_difflib.py"]
+    #[ignore = "needs the JSON written by core/cpython/differential_dates_difflib.py"]
     fn differential_against_python() {
         let path = std::env::var("PY_DIFFERENTIAL_DATES").expect("PY_DIFFERENTIAL_DATES names the dates JSON");
         let text = std::fs::read_to_string(&path).expect("the dates JSON is readable");

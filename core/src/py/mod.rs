@@ -6,11 +6,11 @@
 
 #[cfg(test)]
 mod differential_tests;
-pub mod difflib;
-pub mod format;
-pub mod isodate;
-pub mod number;
-pub mod repr;
-pub mod text;
+pub(crate) mod difflib;
+pub(crate) mod format;
+pub(crate) mod isodate;
+pub(crate) mod number;
+pub(crate) mod repr;
+pub(crate) mod text;
 mod unicode_tables;
 pub(crate) mod value;

@@ -22,7 +22,7 @@ const INT_MAX_STR_DIGITS: usize = 4300;
 /// digits (`"١٢"`), single underscores between digits (`1_000.5`), and
 /// `inf`/`infinity`/`nan` in any case. Correctly rounded; overflow gives an
 /// infinity and underflow a (signed) zero, never an error, as in Python.
-pub fn parse_float(s: &str) -> Option<f64> {
+pub(crate) fn parse_float(s: &str) -> Option<f64> {
     let ascii = to_ascii_number_text(s)?;
     let cleaned = remove_underscores(&ascii)?;
     let body = trim_c_space(&cleaned);
@@ -42,14 +42,14 @@ pub fn parse_float(s: &str) -> Option<f64> {
 /// a Python int outside both ranges comes back as the nearest `f64` (so it is
 /// no longer an int), and one whose nearest `f64` would overflow
 /// (|n| >= 2^1024 - 2^970, about 1.8e308) as `None`.
-pub fn parse_int(s: &str) -> Option<Number> {
+pub(crate) fn parse_int(s: &str) -> Option<Number> {
     let (negative, digits) = int_parts(s)?;
     int_number(negative, &digits)
 }
 
 /// What `str(int(s))` prints: the exact decimal digits of Python `int(s)`,
 /// however large; `None` where `int(s)` raises.
-pub fn int_text(s: &str) -> Option<String> {
+pub(crate) fn int_text(s: &str) -> Option<String> {
     let (negative, digits) = int_parts(s)?;
     Some(match (digits.is_empty(), negative) {
         (true, _) => "0".to_owned(),

@@ -16,7 +16,7 @@ use super::text::is_printable;
 /// `None`, `True`/`False`, integer digits, [`repr_float`] for floats,
 /// [`repr_str`] for strings, `[1, 'a']` for lists and `{'k': 1.0}` for dicts
 /// (in the value's key order).
-pub fn repr(v: &Value) -> String {
+pub(crate) fn repr(v: &Value) -> String {
     let mut out = String::new();
     write_repr(&mut out, v);
     out
@@ -25,7 +25,7 @@ pub fn repr(v: &Value) -> String {
 /// Python `str(v)`: a string as it is, anything else as [`repr`].
 ///
 /// For lists and dicts Python's `str` is its `repr` (items inside are repr'd too).
-pub fn str_of(v: &Value) -> String {
+pub(crate) fn str_of(v: &Value) -> String {
     match v {
         Value::String(text) => text.clone(),
         other => repr(other),
@@ -33,7 +33,7 @@ pub fn str_of(v: &Value) -> String {
 }
 
 /// Python `type(v).__name__`: `NoneType`, `bool`, `int`, `float`, `str`, `list` or `dict`.
-pub fn type_name(v: &Value) -> &'static str {
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "NoneType",
         Value::Bool(_) => "bool",
@@ -100,7 +100,7 @@ fn repr_number(n: &Number) -> String {
 /// chosen quote are escaped; `\t`, `\n`, `\r` by name; other characters for which
 /// `str.isprintable()` is False as `\xNN`, `\uNNNN` or `\UNNNNNNNN` (lower-case
 /// hex, shortest form that fits); everything else appears as itself.
-pub fn repr_str(s: &str) -> String {
+pub(crate) fn repr_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     write_repr_str(&mut out, s);
     out
@@ -150,7 +150,7 @@ fn push_hex_escape(out: &mut String, cp: u32) {
 /// decimal exponent is in -4..16, with `.0` on whole numbers (`1.0`, `-0.0`,
 /// `1234567890123456.0`, `0.0001`); otherwise `1e+16`, `1e-05`,
 /// `1.2345678901234568e+17`. `inf`, `-inf`, `nan`.
-pub fn repr_float(x: f64) -> String {
+pub(crate) fn repr_float(x: f64) -> String {
     if let Some(text) = non_finite(x) {
         return text;
     }

@@ -29,12 +29,12 @@ pub(crate) fn in_ranges(table: &[(u32, u32)], cp: u32) -> bool {
 ///
 /// True for the Unicode `Zs` category and the bidirectional classes `WS`, `B`
 /// and `S`, which includes `\x1c`..`\x1f` and `\x85` but not `\u200b`.
-pub fn is_space(c: char) -> bool {
+pub(crate) fn is_space(c: char) -> bool {
     in_ranges(SPACE, u32::from(c))
 }
 
 /// Python `s.strip()` with no argument: drops leading and trailing [`is_space`] characters.
-pub fn strip(s: &str) -> &str {
+pub(crate) fn strip(s: &str) -> &str {
     s.trim_matches(is_space)
 }
 
@@ -42,7 +42,7 @@ pub fn strip(s: &str) -> &str {
 ///
 /// False for the categories `Cc`, `Cf`, `Cs`, `Co`, `Cn`, `Zl`, `Zp` and for
 /// every `Zs` space except `' '`. `repr()` escapes exactly these characters.
-pub fn is_printable(c: char) -> bool {
+pub(crate) fn is_printable(c: char) -> bool {
     !in_ranges(NON_PRINTABLE, u32::from(c))
 }
 
@@ -51,7 +51,7 @@ pub fn is_printable(c: char) -> bool {
 /// Python applies no context here (unlike `lower()` and its final sigma), so
 /// folding each character independently is exact. Some characters fold to two
 /// or three (`ß` → `ss`, `ΐ` → `ΐ`).
-pub fn casefold(s: &str) -> String {
+pub(crate) fn casefold(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         push_folded(&mut out, c);
@@ -91,7 +91,7 @@ fn fold_single(c: char) -> char {
 /// on the first character and `str::to_lowercase` on the rest, where Python uses
 /// title case for the first (`ǆ` → `ǅ`, `ß` → `Ss`, where Rust gives `Ǆ`, `SS`)
 /// and its own final-sigma rule; those inputs may differ from Python.
-pub fn capitalize(s: &str) -> String {
+pub(crate) fn capitalize(s: &str) -> String {
     let mut chars = s.chars();
     let Some(first) = chars.next() else {
         return String::new();

@@ -36,7 +36,17 @@ function groupCard(group, { key, matchFields }) {
         field === key ? h('span', { class: 'field-role' }, 'key') : null,
         matchFields?.includes(field) ? h('span', { class: 'field-role' }, 'matched') : null,
       ),
-      values.map((value) => h('td', { class: differs ? 'hit hit-warning' : null }, value === undefined ? h('span', { class: 'faint' }, '—') : value === '' ? h('span', { class: 'faint' }, 'blank') : cellText(value))),
+      values.map((value) =>
+        h(
+          'td',
+          { class: differs ? 'hit hit-warning' : null },
+          value === undefined
+            ? h('span', { class: 'faint' }, '—')
+            : value === ''
+              ? h('span', { class: 'faint' }, 'blank')
+              : cellText(value),
+        ),
+      ),
     );
   });
   return h(
@@ -44,7 +54,11 @@ function groupCard(group, { key, matchFields }) {
     {
       class: `group-card kind-${group.kind}`,
       tabindex: '-1',
-      dataset: { groupId: group.group_id, kind: group.kind, memberRows: members.map((m) => m.locator.row_index).join(' ') },
+      dataset: {
+        groupId: group.group_id,
+        kind: group.kind,
+        memberRows: members.map((m) => m.locator.row_index).join(' '),
+      },
     },
     h(
       'header',
@@ -52,20 +66,43 @@ function groupCard(group, { key, matchFields }) {
       h('h4', null, group.group_id),
       h('span', { class: 'pill pill-warning' }, KIND_LABEL[group.kind] ?? group.kind),
       group.similarity !== undefined ? h('span', { class: 'muted' }, `similarity ${group.similarity}`) : null,
-      h('span', { class: 'muted' }, `${count(group.size)} rows · auto_merged: ${group.auto_merged} · decision_required: ${group.decision_required}`),
+      h(
+        'span',
+        { class: 'muted' },
+        `${count(group.size)} rows · auto_merged: ${group.auto_merged} · decision_required: ${group.decision_required}`,
+      ),
     ),
-    h('p', { class: 'review-question' }, h('span', { class: 'q-label' }, 'Question for a person'), group.review_question),
+    h(
+      'p',
+      { class: 'review-question' },
+      h('span', { class: 'q-label' }, 'Question for a person'),
+      group.review_question,
+    ),
     h(
       'div',
       { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `${group.group_id} rows side by side` },
       h(
         'table',
         { class: 'side-by-side' },
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'field'), members.map((m) => h('th', { scope: 'col' }, locatorText(m.locator))))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', { scope: 'col' }, 'field'),
+            members.map((m) => h('th', { scope: 'col' }, locatorText(m.locator))),
+          ),
+        ),
         h('tbody', null, rows),
       ),
     ),
-    h('p', { class: 'muted small' }, group.reason, group.members_omitted ? ` · ${count(group.members_omitted)} more rows not listed` : null),
+    h(
+      'p',
+      { class: 'muted small' },
+      group.reason,
+      group.members_omitted ? ` · ${count(group.members_omitted)} more rows not listed` : null,
+    ),
   );
 }
 
@@ -82,16 +119,42 @@ export function duplicatesView(result, args) {
       { class: 'block', 'aria-labelledby': 'groups-heading' },
       h('div', { class: 'block-head' }, h('h3', { id: 'groups-heading' }, 'Suspected duplicates, side by side')),
       groups.length
-        ? h('div', { class: 'groups' }, groups.map((group) => groupCard(group, options)))
+        ? h(
+            'div',
+            { class: 'groups' },
+            groups.map((group) => groupCard(group, options)),
+          )
         : h('p', { class: 'muted' }, 'No suspected duplicate groups.'),
-      result.groups_omitted ? h('p', { class: 'muted' }, `${count(result.groups_omitted)} more groups not listed (max_groups / max_listed).`) : null,
+      result.groups_omitted
+        ? h(
+            'p',
+            { class: 'muted' },
+            `${count(result.groups_omitted)} more groups not listed (max_groups / max_listed).`,
+          )
+        : null,
     ),
     blank.length
       ? h(
           'section',
           { class: 'block', 'aria-labelledby': 'blank-heading' },
-          h('div', { class: 'block-head' }, h('h3', { id: 'blank-heading' }, `Rows with a blank key (${count(blank.length)})`)),
-          h('ul', { class: 'plain-list' }, blank.map((b) => h('li', null, h('strong', null, locatorText(b.locator)), ` ${b.reason}: `, h('code', null, JSON.stringify(b.row))))),
+          h(
+            'div',
+            { class: 'block-head' },
+            h('h3', { id: 'blank-heading' }, `Rows with a blank key (${count(blank.length)})`),
+          ),
+          h(
+            'ul',
+            { class: 'plain-list' },
+            blank.map((b) =>
+              h(
+                'li',
+                null,
+                h('strong', null, locatorText(b.locator)),
+                ` ${b.reason}: `,
+                h('code', null, JSON.stringify(b.row)),
+              ),
+            ),
+          ),
         )
       : null,
   );

@@ -10,7 +10,9 @@ const LISTED = 8;
 export function locatorText(locator) {
   if (!locator) return '';
   if (locator.row_number !== undefined) {
-    return locator.line !== undefined ? `row ${locator.row_number} · line ${locator.line}` : `row ${locator.row_number}`;
+    return locator.line !== undefined
+      ? `row ${locator.row_number} · line ${locator.line}`
+      : `row ${locator.row_number}`;
   }
   if (locator.movement_number !== undefined) return `movement #${locator.movement_number}`;
   return locator.side ?? '';
@@ -60,14 +62,18 @@ export function findingsView(findings, { onLocate } = {}) {
     const list = h('ul', { class: 'locations' }, findingsHere.slice(0, LISTED).map(item));
     if (findingsHere.length > LISTED) {
       const rest = findingsHere.length - LISTED;
-      const button = h('button', {
-        type: 'button',
-        class: 'link',
-        onclick: () => {
-          list.append(...findingsHere.slice(LISTED).map(item));
-          button.parentElement.remove();
+      const button = h(
+        'button',
+        {
+          type: 'button',
+          class: 'link',
+          onclick: () => {
+            list.append(...findingsHere.slice(LISTED).map(item));
+            button.parentElement.remove();
+          },
         },
-      }, `show ${count(rest)} more`);
+        `show ${count(rest)} more`,
+      );
       list.append(h('li', { class: 'more-item' }, button));
     }
     return list;
@@ -89,7 +95,12 @@ export function findingsView(findings, { onLocate } = {}) {
         h(
           'div',
           { class: 'where-group', dataset: { where } },
-          h('h5', null, h('span', { class: 'where' }, where), h('span', { class: 'muted' }, ` · ${count(here.length)}`)),
+          h(
+            'h5',
+            null,
+            h('span', { class: 'where' }, where),
+            h('span', { class: 'muted' }, ` · ${count(here.length)}`),
+          ),
           whereList(here),
         ),
       ),

@@ -17,7 +17,11 @@ export function rawJsonView(rawText) {
     code.textContent = all || text.length <= SHOWN ? text : `${text.slice(0, SHOWN)}\n…`;
     showAll.hidden = all || text.length <= SHOWN;
   };
-  const showAll = h('button', { type: 'button', class: 'button secondary', hidden: true, onclick: () => fill(true) }, 'Show all of it');
+  const showAll = h(
+    'button',
+    { type: 'button', class: 'button secondary', hidden: true, onclick: () => fill(true) },
+    'Show all of it',
+  );
   const copy = h(
     'button',
     {

@@ -18,11 +18,19 @@ function term(label, value, { sub = null, strong = false, key } = {}) {
 
 function equation(result) {
   if (result.arithmetic === undefined) {
-    return h('p', { class: 'callout callout-muted' }, 'No arithmetic was done: the arguments could not be used as balances and movements. See the findings.');
+    return h(
+      'p',
+      { class: 'callout callout-muted' },
+      'No arithmetic was done: the arguments could not be used as balances and movements. See the findings.',
+    );
   }
   const totals = result.movement_totals;
   const verdict =
-    result.closes === true ? ['closes', 'ok', '='] : result.closes === false ? ['does not close', 'error', '≠'] : ['no verdict (closes: null)', 'muted', '?'];
+    result.closes === true
+      ? ['closes', 'ok', '=']
+      : result.closes === false
+        ? ['does not close', 'error', '≠']
+        : ['no verdict (closes: null)', 'muted', '?'];
   return h(
     'div',
     { class: 'equation-block' },
@@ -35,7 +43,10 @@ function equation(result) {
       h('span', { class: 'op lead', 'aria-hidden': 'true' }),
       term('opening', amount(result.opening_balance), { key: 'opening' }),
       h('span', { class: 'op', 'aria-hidden': 'true' }, '+'),
-      term('movements (net)', signed(result.movements_net), { sub: `in ${amount(totals.in)} · out ${amount(totals.out)}`, key: 'net' }),
+      term('movements (net)', signed(result.movements_net), {
+        sub: `in ${amount(totals.in)} · out ${amount(totals.out)}`,
+        key: 'net',
+      }),
       h('span', { class: 'op', 'aria-hidden': 'true' }, '='),
       term('expected closing', amount(result.expected_closing_balance), { strong: true, key: 'expected' }),
       h('span', { class: `op relation relation-${verdict[1]}`, 'aria-label': verdict[0] }, verdict[2]),
@@ -48,7 +59,9 @@ function equation(result) {
       h('strong', { dataset: { variance: String(result.variance) } }, signed(result.variance)),
       ` (tolerance ${amount(result.tolerance)}): `,
       h('strong', null, verdict[0]),
-      result.arithmetic_is_reliable === false ? ' — a movement or balance could not be read, so this is neither a pass nor a fail' : null,
+      result.arithmetic_is_reliable === false
+        ? ' — a movement or balance could not be read, so this is neither a pass nor a fail'
+        : null,
     ),
   );
 }
@@ -80,13 +93,32 @@ export function reconcileView(result, data) {
     const given = raw !== null && typeof raw === 'object' ? raw : {};
     return h(
       'tr',
-      { id: `movement-${index + 1}`, tabindex: '-1', class: tone ? `marked marked-${tone}` : null, dataset: { movementIndex: index, pointed: pointed ? 'true' : null } },
-      h('th', { scope: 'row', class: 'num' }, `#${index + 1}`, data.lines?.[index] ? h('span', { class: 'line' }, `line ${data.lines[index]}`) : null),
-      h('td', { class: 'wrap' }, movement?.label ?? display(given.label ?? given.description ?? given.reference ?? (typeof raw === 'object' ? '' : raw))),
+      {
+        id: `movement-${index + 1}`,
+        tabindex: '-1',
+        class: tone ? `marked marked-${tone}` : null,
+        dataset: { movementIndex: index, pointed: pointed ? 'true' : null },
+      },
+      h(
+        'th',
+        { scope: 'row', class: 'num' },
+        `#${index + 1}`,
+        data.lines?.[index] ? h('span', { class: 'line' }, `line ${data.lines[index]}`) : null,
+      ),
+      h(
+        'td',
+        { class: 'wrap' },
+        movement?.label ??
+          display(given.label ?? given.description ?? given.reference ?? (typeof raw === 'object' ? '' : raw)),
+      ),
       h(
         'td',
         { class: codes.has('unknown_direction') ? hit('error') : null },
-        movement ? h('span', { class: `pill pill-${movement.direction === 'in' ? 'ok' : 'info'}` }, movement.direction) : codes.has('unknown_direction') ? display(given.direction ?? given.sign) : h('span', { class: 'pill pill-error' }, 'unreadable'),
+        movement
+          ? h('span', { class: `pill pill-${movement.direction === 'in' ? 'ok' : 'info'}` }, movement.direction)
+          : codes.has('unknown_direction')
+            ? display(given.direction ?? given.sign)
+            : h('span', { class: 'pill pill-error' }, 'unreadable'),
       ),
       h(
         'td',
@@ -95,7 +127,17 @@ export function reconcileView(result, data) {
       ),
       h('td', { class: 'amount' }, movement ? signed(movement.signed_amount) : '—'),
       h('td', null, movement?.date ?? display(given.date ?? '')),
-      h('td', { class: 'reasons' }, findings.length ? h('ul', null, findings.map((f) => h('li', null, f.message))) : null),
+      h(
+        'td',
+        { class: 'reasons' },
+        findings.length
+          ? h(
+              'ul',
+              null,
+              findings.map((f) => h('li', null, f.message)),
+            )
+          : null,
+      ),
     );
   });
 
@@ -110,7 +152,11 @@ export function reconcileView(result, data) {
           return h(
             'div',
             { class: 'pointer', dataset: { pointsAt: index } },
-            h('button', { type: 'button', class: 'link', onclick: () => reveal(index) }, `Movement #${index + 1}${movement?.label ? ` · ${movement.label}` : ''}`),
+            h(
+              'button',
+              { type: 'button', class: 'link', onclick: () => reveal(index) },
+              `Movement #${index + 1}${movement?.label ? ` · ${movement.label}` : ''}`,
+            ),
             h('p', null, `${finding.message}.`),
             finding.guidance ? h('p', { class: 'muted small' }, finding.guidance) : null,
           );
@@ -138,7 +184,17 @@ export function reconcileView(result, data) {
         h(
           'table',
           { class: 'rows movements' },
-          h('thead', null, h('tr', null, ['#', 'label', 'direction', 'amount', 'signed', 'date', 'notes'].map((name) => h('th', { scope: 'col', class: name === '#' ? 'num' : null }, name)))),
+          h(
+            'thead',
+            null,
+            h(
+              'tr',
+              null,
+              ['#', 'label', 'direction', 'amount', 'signed', 'date', 'notes'].map((name) =>
+                h('th', { scope: 'col', class: name === '#' ? 'num' : null }, name),
+              ),
+            ),
+          ),
           tbody,
         ),
       ),

@@ -16,7 +16,15 @@ function isObjectRow(row) {
  * Returns `{ element, reveal(rowIndex) }`; reveal draws, scrolls to and
  * focuses a row (the findings list links to rows through it).
  */
-export function rowsTable({ items, lines, columns, marks, unmarkedStatus, markedLabel = 'rows with findings', extraColumns = [] }) {
+export function rowsTable({
+  items,
+  lines,
+  columns,
+  marks,
+  unmarkedStatus,
+  markedLabel = 'rows with findings',
+  extraColumns = [],
+}) {
   const shownColumns = [...columns];
   for (const name of extraColumns) if (!shownColumns.includes(name)) shownColumns.push(name);
   // A row that is not an object has no columns; its value gets one, under
@@ -30,10 +38,24 @@ export function rowsTable({ items, lines, columns, marks, unmarkedStatus, marked
 
   const tbody = h('tbody');
   const shownNote = h('span', { class: 'muted' });
-  const more = h('button', { type: 'button', class: 'button secondary', onclick: () => { limit += PAGE; draw(); } });
+  const more = h('button', {
+    type: 'button',
+    class: 'button secondary',
+    onclick: () => {
+      limit += PAGE;
+      draw();
+    },
+  });
   const select = h(
     'select',
-    { 'aria-label': 'Rows to show', onchange: (event) => { filter = event.target.value; limit = PAGE; draw(); } },
+    {
+      'aria-label': 'Rows to show',
+      onchange: (event) => {
+        filter = event.target.value;
+        limit = PAGE;
+        draw();
+      },
+    },
     h('option', { value: 'all' }, `All ${count(items.length)} rows`),
     h('option', { value: 'marked' }, `${count(marked.length)} ${markedLabel}`),
   );
@@ -73,11 +95,31 @@ export function rowsTable({ items, lines, columns, marks, unmarkedStatus, marked
     const line = lines?.[index];
     const tr = h(
       'tr',
-      { id: `row-${index + 1}`, tabindex: '-1', class: mark ? `marked marked-${mark.tone}` : null, dataset: { rowIndex: index } },
-      h('th', { scope: 'row', class: 'num' }, String(index + 1), line ? h('span', { class: 'line' }, `line ${line}`) : null),
+      {
+        id: `row-${index + 1}`,
+        tabindex: '-1',
+        class: mark ? `marked marked-${mark.tone}` : null,
+        dataset: { rowIndex: index },
+      },
+      h(
+        'th',
+        { scope: 'row', class: 'num' },
+        String(index + 1),
+        line ? h('span', { class: 'line' }, `line ${line}`) : null,
+      ),
       h('td', null, h('span', { class: `pill pill-${mark ? mark.tone : 'ok'}` }, mark ? mark.status : unmarkedStatus)),
       shownColumns.map((name) => cell(row, name, mark)),
-      h('td', { class: 'reasons' }, mark?.reasons.length ? h('ul', null, mark.reasons.map((r) => h('li', null, r))) : null),
+      h(
+        'td',
+        { class: 'reasons' },
+        mark?.reasons.length
+          ? h(
+              'ul',
+              null,
+              mark.reasons.map((r) => h('li', null, r)),
+            )
+          : null,
+      ),
     );
     if (!mark?.reasons.length) return tr;
     // On a narrow screen the reasons column would sit off to the right;
@@ -85,7 +127,11 @@ export function rowsTable({ items, lines, columns, marks, unmarkedStatus, marked
     const under = h(
       'tr',
       { class: `reasons-row marked-${mark.tone}` },
-      h('td', { colspan: String(shownColumns.length + 3) }, h('div', { class: 'reasons-under' }, mark.reasons.join(' · '))),
+      h(
+        'td',
+        { colspan: String(shownColumns.length + 3) },
+        h('div', { class: 'reasons-under' }, mark.reasons.join(' · ')),
+      ),
     );
     return [tr, under];
   }

@@ -33,9 +33,21 @@ export function countTiles(tool, result) {
       const s = result.summary ?? {};
       return [
         tile('rows_in', 'rows in', n(s.rows_in)),
-        tile('accepted', 'accepted', n(s.accepted), 'ok', s.pass_rate !== undefined ? `${Math.round(s.pass_rate * 1000) / 10}% pass` : null),
+        tile(
+          'accepted',
+          'accepted',
+          n(s.accepted),
+          'ok',
+          s.pass_rate !== undefined ? `${Math.round(s.pass_rate * 1000) / 10}% pass` : null,
+        ),
         tile('quarantined', 'quarantined', n(s.quarantined), s.quarantined ? 'error' : 'plain'),
-        tile('flagged', 'flagged', n(s.flagged), s.flagged ? 'warning' : 'plain', s.flagged ? 'kept, with a warning' : null),
+        tile(
+          'flagged',
+          'flagged',
+          n(s.flagged),
+          s.flagged ? 'warning' : 'plain',
+          s.flagged ? 'kept, with a warning' : null,
+        ),
       ];
     }
     case 'count_distinct': {
@@ -43,16 +55,37 @@ export function countTiles(tool, result) {
       return [
         tile('row_count', 'rows', n(result.row_count)),
         tile('distinct_count', 'distinct entities', n(result.distinct_count), 'ok'),
-        tile('from_repeated_keys', 'rows repeating a key', n(b.from_repeated_keys), b.from_repeated_keys ? 'info' : 'plain'),
-        tile('from_rows_with_blank_key', 'rows with a blank key', n(b.from_rows_with_blank_key), b.from_rows_with_blank_key ? 'warning' : 'plain'),
+        tile(
+          'from_repeated_keys',
+          'rows repeating a key',
+          n(b.from_repeated_keys),
+          b.from_repeated_keys ? 'info' : 'plain',
+        ),
+        tile(
+          'from_rows_with_blank_key',
+          'rows with a blank key',
+          n(b.from_rows_with_blank_key),
+          b.from_rows_with_blank_key ? 'warning' : 'plain',
+        ),
       ];
     }
     case 'duplicate_report':
       return [
         tile('row_count', 'rows', n(result.row_count)),
         tile('distinct_keys', 'distinct keys', n(result.distinct_keys)),
-        tile('duplicate_group_count', 'groups to review', n(result.duplicate_group_count), result.duplicate_group_count ? 'warning' : 'ok'),
-        tile('rows_in_duplicate_groups', 'rows in groups', n(result.rows_in_duplicate_groups), 'plain', 'once per group a row is in'),
+        tile(
+          'duplicate_group_count',
+          'groups to review',
+          n(result.duplicate_group_count),
+          result.duplicate_group_count ? 'warning' : 'ok',
+        ),
+        tile(
+          'rows_in_duplicate_groups',
+          'rows in groups',
+          n(result.rows_in_duplicate_groups),
+          'plain',
+          'once per group a row is in',
+        ),
       ];
     case 'reconcile': {
       const c = result.movement_counts ?? {};
@@ -60,7 +93,13 @@ export function countTiles(tool, result) {
         tile('movements_in', 'movements in', n(c.in)),
         tile('movements_out', 'movements out', n(c.out)),
         tile('unreadable', 'unreadable', n(c.unreadable), c.unreadable ? 'error' : 'plain'),
-        tile('variance', 'variance', signed(result.variance), result.closes === true ? 'ok' : result.closes === false ? 'error' : 'muted', result.tolerance !== undefined ? `tolerance ${amount(result.tolerance)}` : null),
+        tile(
+          'variance',
+          'variance',
+          signed(result.variance),
+          result.closes === true ? 'ok' : result.closes === false ? 'error' : 'muted',
+          result.tolerance !== undefined ? `tolerance ${amount(result.tolerance)}` : null,
+        ),
       ];
     }
     default:
@@ -90,7 +129,11 @@ export function summaryView(tool, result, elapsedMs) {
       h('span', { class: `verdict verdict-${tone}`, dataset: { verdict: result.verdict } }, label),
       h('code', { class: `ok-flag ok-${result.ok}` }, `ok: ${result.ok}`),
       h('span', { class: 'muted' }, `${count(result.finding_count)} finding${result.finding_count === 1 ? '' : 's'}`),
-      h('span', { class: 'muted timing', title: 'the check, parsing its result and drawing it' }, `${elapsedMs < 10 ? elapsedMs.toFixed(1) : Math.round(elapsedMs)} ms`),
+      h(
+        'span',
+        { class: 'muted timing', title: 'the check, parsing its result and drawing it' },
+        `${elapsedMs < 10 ? elapsedMs.toFixed(1) : Math.round(elapsedMs)} ms`,
+      ),
     ),
     h('div', { class: 'tiles' }, countTiles(tool, result).map(tileElement)),
     h('p', { class: 'guidance' }, result.guidance),

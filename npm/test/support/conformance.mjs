@@ -45,7 +45,10 @@ export function vectorFiles(dir) {
     if (error.code === 'ENOENT') return [];
     throw error;
   }
-  return names.filter((name) => name.endsWith('.json')).sort().map((name) => join(dir, name));
+  return names
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => join(dir, name));
 }
 
 /**
@@ -142,10 +145,17 @@ function checkError(api, thrown, expected, label) {
   }
   const kind = KIND_OF_CODE[thrown.code];
   assert.ok(kind, `${label}: unknown error code ${JSON.stringify(thrown.code)}`);
-  assert.equal(kind, expected.kind, `${label}: code ${thrown.code} is a ${kind}, the vector expects a ${expected.kind}`);
+  assert.equal(
+    kind,
+    expected.kind,
+    `${label}: code ${thrown.code} is a ${kind}, the vector expects a ${expected.kind}`,
+  );
   const names = expected.arguments ?? [];
   if (names.length) {
-    assert.ok(names.includes(thrown.argument), `${label}: argument ${JSON.stringify(thrown.argument)} is not one of ${JSON.stringify(names)}`);
+    assert.ok(
+      names.includes(thrown.argument),
+      `${label}: argument ${JSON.stringify(thrown.argument)} is not one of ${JSON.stringify(names)}`,
+    );
   }
   if (expected.kind === 'tool_error') {
     if (!bothInvalidPattern(thrown.message, expected.message)) {
@@ -207,7 +217,9 @@ export function checkCase(api, kase) {
     if (difference) assert.fail(`callToolJson: ${formatDifference(difference)}`);
   } else {
     if (!('thrown' in exact)) {
-      assert.fail(`callToolJson: expected a ${kase.expectedError.kind} error, got a result: ${exact.result.slice(0, 200)}`);
+      assert.fail(
+        `callToolJson: expected a ${kase.expectedError.kind} error, got a result: ${exact.result.slice(0, 200)}`,
+      );
     }
     checkError(api, exact.thrown, kase.expectedError, 'callToolJson');
   }

@@ -173,7 +173,8 @@ export function firstDifference(expected, actual, path = '$') {
       for (let i = 0; i < shared; i += 1) {
         const [key, value] = expected.entries[i];
         const [actualKey, actualValue] = actual.entries[i];
-        if (key !== actualKey) return differ(`key ${i} is ${JSON.stringify(actualKey)}, expected ${JSON.stringify(key)}`);
+        if (key !== actualKey)
+          return differ(`key ${i} is ${JSON.stringify(actualKey)}, expected ${JSON.stringify(key)}`);
         const found = firstDifference(value, actualValue, `${path}${keyPath(key)}`);
         if (found) return found;
       }

@@ -6,6 +6,10 @@
 //! `tests/conformance/generate.py`. Schema:
 //! `{"reference": "...", "cases": [{"name", "tool", "args", "expected"} |
 //! {"name", "tool", "args", "expected_error": {"kind", "message", "arguments"?}}]}`.
+//!
+//! Test-only (`publish = false`), and kept beside the vectors rather than in
+//! one crate because three use it: the core's and the MCP host's conformance
+//! tests, and the benchmark (see this crate's README.md).
 
 use std::path::{Path, PathBuf};
 

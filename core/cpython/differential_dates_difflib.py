@@ -5,7 +5,7 @@ Dev-only; CI does not run it and no test depends on it. It generates random
 and adversarial inputs, records what this Python makes of them, writes two
 JSON files and runs the ignored Rust tests that read them:
 
-    python3 core/tools/differential_dates_difflib.py [--seed N] [--dates N] [--pairs N]
+    python3 core/cpython/differential_dates_difflib.py [--seed N] [--dates N] [--pairs N]
 
 The reference runs on CPython 3.11.7; run this with that interpreter (another
 version's `fromisoformat` accepts different strings).

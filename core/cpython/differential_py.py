@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential check of core/src/py against CPython 3.11 (dev-only, not run by CI).
 
-    python3 core/tools/differential_py.py [--seed N] [--per-function N]
+    python3 core/cpython/differential_py.py [--seed N] [--per-function N]
 
 Generates random and adversarial inputs for every function in `validation_core::py`,
 asks *this* Python for the answers, writes them to

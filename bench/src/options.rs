@@ -1,0 +1,118 @@
+//! The command line, and how many times each thing is measured.
+
+use std::path::PathBuf;
+
+/// How many times each thing is measured.
+pub(crate) struct Plan {
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) cold_starts_ours: usize,
+    pub(crate) cold_starts_reference: usize,
+    /// Starts of this project on an empty module cache (each compiles the module).
+    pub(crate) cold_starts_empty_cache: usize,
+    pub(crate) small_calls: usize,
+    pub(crate) small_warmup: usize,
+    /// Warm-up calls before the small call in process: V8 tiers a function
+    /// up only once it has done enough work, which takes a 30 µs call
+    /// several hundred calls (Node's median stays at 2-4x native after 20).
+    pub(crate) small_warmup_in_process: usize,
+    pub(crate) runs_ours: usize,
+    /// Runs of the reference per large call at `size`: it takes seconds at
+    /// 100,000 rows, so fewer there.
+    pub(crate) runs_reference: fn(usize) -> usize,
+    pub(crate) runs_in_process: usize,
+    /// Rows in the CSV file validated by `path` (this project only).
+    pub(crate) file_rows: usize,
+    pub(crate) file_runs: usize,
+}
+
+impl Plan {
+    pub(crate) fn full(sizes: Vec<usize>) -> Plan {
+        Plan {
+            sizes,
+            cold_starts_ours: 10,
+            cold_starts_reference: 5,
+            cold_starts_empty_cache: 3,
+            small_calls: 200,
+            small_warmup: 20,
+            small_warmup_in_process: 1000,
+            runs_ours: 5,
+            runs_reference: |n| if n >= 100_000 { 3 } else { 5 },
+            runs_in_process: 5,
+            file_rows: 1_000_000,
+            file_runs: 3,
+        }
+    }
+
+    pub(crate) fn quick() -> Plan {
+        Plan {
+            sizes: vec![2000],
+            cold_starts_ours: 3,
+            cold_starts_reference: 2,
+            cold_starts_empty_cache: 1,
+            small_calls: 30,
+            small_warmup: 5,
+            small_warmup_in_process: 100,
+            runs_ours: 2,
+            runs_reference: |_| 1,
+            runs_in_process: 2,
+            file_rows: 20_000,
+            file_runs: 1,
+        }
+    }
+}
+
+pub(crate) struct Options {
+    pub(crate) server: PathBuf,
+    pub(crate) reference: PathBuf,
+    pub(crate) work_dir: PathBuf,
+    pub(crate) node: String,
+    pub(crate) node_script: PathBuf,
+    pub(crate) npm_wasm: PathBuf,
+    pub(crate) plan: Plan,
+}
+
+pub(crate) fn parse_options() -> Result<Options, String> {
+    let mut server = None;
+    let mut reference = None;
+    let mut work_dir = None;
+    let mut node = "node".to_owned();
+    let mut node_script = PathBuf::from("npm/bench/inprocess.mjs");
+    let mut npm_wasm = PathBuf::from("npm/dist/wasm/mcp_validation_core_bg.wasm");
+    let mut sizes = vec![10_000, 100_000];
+    let mut quick = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--server" => server = Some(PathBuf::from(value()?)),
+            "--reference" => reference = Some(PathBuf::from(value()?)),
+            "--work-dir" => work_dir = Some(PathBuf::from(value()?)),
+            "--node" => node = value()?,
+            "--node-script" => node_script = PathBuf::from(value()?),
+            "--npm-wasm" => npm_wasm = PathBuf::from(value()?),
+            "--sizes" => {
+                sizes = value()?
+                    .split(',')
+                    .map(|n| n.trim().parse::<usize>().map_err(|err| format!("--sizes: {n}: {err}")))
+                    .collect::<Result<_, _>>()?;
+            }
+            "--quick" => quick = true,
+            "--help" | "-h" => {
+                return Err("usage: mcp-validation-bench --server PATH --reference PATH --work-dir DIR \
+                            [--node node] [--node-script PATH] [--npm-wasm PATH] [--sizes 10000,100000] [--quick]\n\
+                            Normally run through scripts/bench.sh."
+                    .into())
+            }
+            other => return Err(format!("unknown argument {other}; see --help")),
+        }
+    }
+    Ok(Options {
+        server: server.ok_or("--server is required")?,
+        reference: reference.ok_or("--reference is required")?,
+        work_dir: work_dir.ok_or("--work-dir is required")?,
+        node,
+        node_script,
+        npm_wasm,
+        plan: if quick { Plan::quick() } else { Plan::full(sizes) },
+    })
+}

@@ -1,0 +1,238 @@
+//! Measurements over MCP on stdio: start-ups, the small call's latency, the
+//! large calls in a fresh server each, and this project's large-file run.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::data::{self, Workload};
+use crate::mcp::{structured_content, Reply, ServerCommand, Session};
+use crate::options::{Options, Plan};
+use crate::stats::Samples;
+
+/// The two servers, started the same way apart from the program.
+pub(crate) fn commands(options: &Options) -> Result<(ServerCommand, ServerCommand), String> {
+    let cache = options.work_dir.join("module-cache");
+    create_private_dir(&cache)?;
+    let ours = ServerCommand {
+        name: "mcp-validation-server (this project)",
+        program: options.server.clone(),
+        args: Vec::new(),
+        // A cache of our own, so the run neither uses nor disturbs the
+        // user's; it is filled by the first (unmeasured) start.
+        env: vec![("MCP_VALIDATION_CACHE_DIR".into(), cache.to_string_lossy().into_owned())],
+    };
+    let reference = ServerCommand {
+        name: "mcp-validation-server 0.1.0 (reference)",
+        program: options.reference.clone(),
+        args: Vec::new(),
+        env: Vec::new(),
+    };
+    Ok((ours, reference))
+}
+
+/// The module cache must be a directory only this user can write.
+pub(crate) fn create_private_dir(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+        .map_err(|err| format!("{}: {err}", dir.display()))
+}
+
+/// Cold start: spawn, `initialize`, `tools/list`; then one small call.
+pub(crate) struct StartUp {
+    pub(crate) to_list: Samples,
+    pub(crate) to_call: Samples,
+}
+
+pub(crate) fn start_ups(command: &ServerCommand, count: usize, small: &Workload) -> Result<StartUp, String> {
+    let mut to_list = Samples::default();
+    let mut to_call = Samples::default();
+    // One unmeasured start: loads the program into the page cache, and for
+    // this project fills the compiled-module cache.
+    for i in 0..=count {
+        let mut session = Session::spawn(command)?;
+        session.initialize()?;
+        session.request("tools/list", "{}")?;
+        let listed = session.spawned.elapsed();
+        structured_content(&session.call(small.tool, &small.args)?)?;
+        let called = session.spawned.elapsed();
+        session.close()?;
+        if i > 0 {
+            to_list.push(listed);
+            to_call.push(called);
+        }
+    }
+    Ok(StartUp { to_list, to_call })
+}
+
+/// This project's first start on a machine: an empty module cache, so the
+/// module is compiled (in the background: `tools/list` does not wait for it,
+/// the first call does). `count` starts, each on a new, empty cache.
+pub(crate) fn empty_cache_starts(
+    ours: &ServerCommand,
+    count: usize,
+    small: &Workload,
+    work_dir: &Path,
+) -> Result<StartUp, String> {
+    let cache = work_dir.join("module-cache-empty");
+    let mut to_list = Samples::default();
+    let mut to_call = Samples::default();
+    for _ in 0..count {
+        if cache.exists() {
+            std::fs::remove_dir_all(&cache).map_err(|err| format!("{}: {err}", cache.display()))?;
+        }
+        create_private_dir(&cache)?;
+        let command = ServerCommand {
+            env: vec![("MCP_VALIDATION_CACHE_DIR".into(), cache.to_string_lossy().into_owned())],
+            ..ours.clone()
+        };
+        let mut session = Session::spawn(&command)?;
+        session.initialize()?;
+        session.request("tools/list", "{}")?;
+        to_list.push(session.spawned.elapsed());
+        structured_content(&session.call(small.tool, &small.args)?)?;
+        to_call.push(session.spawned.elapsed());
+        session.close()?;
+    }
+    std::fs::remove_dir_all(&cache).map_err(|err| format!("{}: {err}", cache.display()))?;
+    Ok(StartUp { to_list, to_call })
+}
+
+/// A started server, initialised, with the module ready (one small call).
+pub(crate) fn ready_session(command: &ServerCommand, small: &Workload) -> Result<Session, String> {
+    let mut session = Session::spawn(command)?;
+    session.initialize()?;
+    session.request("tools/list", "{}")?;
+    structured_content(&session.call(small.tool, &small.args)?)?;
+    Ok(session)
+}
+
+/// Latency of the small call, `calls` times after `warmup` calls.
+pub(crate) fn small_latency(
+    command: &ServerCommand,
+    small: &Workload,
+    plan: &Plan,
+) -> Result<(Samples, Value), String> {
+    let mut session = ready_session(command, small)?;
+    for _ in 0..plan.small_warmup {
+        session.call(small.tool, &small.args)?;
+    }
+    let mut samples = Samples::default();
+    let mut last = None;
+    for _ in 0..plan.small_calls {
+        let reply = session.call(small.tool, &small.args)?;
+        samples.push(reply.elapsed);
+        last = Some(reply);
+    }
+    let result = structured_content(&last.ok_or("no calls")?)?;
+    session.close()?;
+    Ok((samples, result))
+}
+
+/// One large call, `runs` times in one fresh server process.
+pub(crate) struct Served {
+    pub(crate) samples: Samples,
+    pub(crate) request_bytes: usize,
+    pub(crate) response_bytes: usize,
+    /// Resident size after start-up and one small call.
+    pub(crate) idle_rss: u64,
+    /// Peak resident size over the process's life (`VmHWM`).
+    pub(crate) peak_rss: u64,
+    pub(crate) result: Value,
+    /// What the server wrote on stderr (its log).
+    pub(crate) log: String,
+}
+
+pub(crate) fn serve(
+    command: &ServerCommand,
+    small: &Workload,
+    workload: &Workload,
+    runs: usize,
+) -> Result<Served, String> {
+    let mut session = ready_session(command, small)?;
+    let (_, idle_rss) = session.memory()?;
+    let mut samples = Samples::default();
+    let mut last: Option<Reply> = None;
+    for _ in 0..runs {
+        drop(last.take());
+        let reply = session.call(workload.tool, &workload.args)?;
+        samples.push(reply.elapsed);
+        last = Some(reply);
+    }
+    let (peak_rss, _) = session.memory()?;
+    let log = session.stderr();
+    session.close()?;
+    let last = last.ok_or("no runs")?;
+    let result = structured_content(&last).map_err(|err| format!("{} {}: {err}", command.name, workload.label))?;
+    Ok(Served {
+        samples,
+        request_bytes: last.request_bytes,
+        response_bytes: last.response_bytes,
+        idle_rss,
+        peak_rss,
+        result,
+        log,
+    })
+}
+
+/// The large-file run: `validate_rows` on a CSV file named by `path`.
+/// This project only: the reference takes rows inline and reads no files.
+pub(crate) struct FileRun {
+    pub(crate) workload: Workload,
+    pub(crate) file_bytes: u64,
+    pub(crate) samples: Samples,
+    pub(crate) response_bytes: usize,
+    pub(crate) peak_rss: u64,
+    /// `fuel=` and `peak_memory_mib=` of the last call, from the server's log.
+    pub(crate) fuel: Option<u64>,
+    pub(crate) peak_linear_mib: Option<f64>,
+    /// The result's `summary` and `verdict`.
+    pub(crate) summary: Value,
+    pub(crate) verdict: String,
+    /// Why the result cannot be right, if it cannot (a row not accounted for).
+    pub(crate) problem: Option<String>,
+}
+
+pub(crate) fn serve_file(
+    ours: &ServerCommand,
+    small: &Workload,
+    work_dir: &Path,
+    plan: &Plan,
+) -> Result<FileRun, String> {
+    let dir = work_dir.join("files");
+    std::fs::create_dir_all(&dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+    let (path, workload) = data::large_csv(plan.file_rows, &dir)
+        .map_err(|err| format!("writing the CSV file in {}: {err}", dir.display()))?;
+    let file_bytes = std::fs::metadata(&path).map_err(|err| format!("{}: {err}", path.display()))?.len();
+    // The file's directory is the one place the server may read; the call's
+    // fuel and memory are read from its log line, which is info level.
+    let args = vec!["--data-root".into(), dir.to_string_lossy().into_owned(), "--log".into(), "info".into()];
+    let command = ServerCommand { args, ..ours.clone() };
+    let served = serve(&command, small, &workload, plan.file_runs)?;
+    std::fs::remove_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let logged = |field: &str| {
+        served
+            .log
+            .lines()
+            .rev()
+            .find(|line| line.contains("call finished"))
+            .and_then(|line| line.split_whitespace().find_map(|word| word.strip_prefix(field)))
+            .map(str::to_owned)
+    };
+    let summary = served.result["summary"].clone();
+    let problem = (summary["rows_in"] != workload.rows || summary["accounted_for"] != workload.rows)
+        .then(|| format!("{} rows in the file, but the summary says {summary}", workload.rows));
+    Ok(FileRun {
+        file_bytes,
+        fuel: logged("fuel=").and_then(|fuel| fuel.parse().ok()),
+        peak_linear_mib: logged("peak_memory_mib=").and_then(|mib| mib.parse().ok()),
+        verdict: served.result["verdict"].as_str().unwrap_or("?").to_owned(),
+        samples: served.samples,
+        response_bytes: served.response_bytes,
+        peak_rss: served.peak_rss,
+        summary,
+        problem,
+        workload,
+    })
+}
