@@ -144,6 +144,16 @@ const viaName: CountDistinctResult = callTool('count_distinct', { rows, key: 'id
 try { callTool('reconcile', { opening_balance: 1, movements: [], closing_balance: 1 }); } catch (error) {
   if (error instanceof ValidationArgumentError) { const code: ErrorCode = error.code; const arg: string | undefined = error.argument; void code; void arg; }
 }
+// No narrowing needed: a validate_rows result always has its summary.
+const direct: number = validateRows({ csv: 'id\\nA\\n', columns: [{ name: 'id' }], max_listed: 5 }).summary.pass_rate;
+const omitted: number | undefined = counted.repeated_keys_omitted;
+const line: number | undefined = readCsv('id\\nA\\n').lines[0];
+const firstTool: string = toolCatalog().tools[0]!.input_schema.type as string;
+void direct; void omitted; void line; void firstTool;
+// @ts-expect-error: a path is read only by the MCP server
+countDistinct({ path: 'data.csv', key: 'id' });
+// @ts-expect-error: the data is given once, as rows or as csv
+countDistinct({ rows, csv: 'id\\n', key: 'id' });
 // @ts-expect-error: 'int' is not a column type
 validateRows({ rows, columns: [{ name: 'a', type: 'int' }] });
 // @ts-expect-error: arguments are snake_case, as the MCP tools take them
@@ -154,7 +164,7 @@ duplicateReport({ rows });
 const wrong: string = checked.ok;
 void closes; void viaName; void wrong;
 `;
-  const names = 'validateRows, countDistinct, reconcile, duplicateReport, callTool, ValidationArgumentError, type ValidateRowsResult, type CountDistinctResult, type ErrorCode';
+  const names = 'validateRows, countDistinct, reconcile, duplicateReport, callTool, readCsv, toolCatalog, ValidationArgumentError, type ValidateRowsResult, type CountDistinctResult, type ErrorCode';
   writeFileSync(join(project, 'check.mts'), usage(`import { ${names} } from 'mcp-validation-core';`));
   writeFileSync(join(project, 'check.cts'), usage(`import { ${names} } from 'mcp-validation-core';`));
   writeFileSync(
