@@ -45,6 +45,7 @@ impl ArgReader {
     /// Take the value of `name`, with JSON text pre-parsed unless the
     /// parameter is declared as a plain string.
     fn take(&mut self, name: &str, declared_str: bool) -> Option<Value> {
+        asked::record(name);
         let value = self.args.remove(name)?;
         if !declared_str {
             if let Value::String(text) = &value {
@@ -210,6 +211,9 @@ impl ArgReader {
     /// `csv` (text with a header row). A `path` is resolved by the MCP host,
     /// which replaces it with one of these before the call reaches the core.
     pub(crate) fn row_source(&mut self) -> RowSource {
+        for name in ["rows", "csv", "path"] {
+            asked::record(name);
+        }
         let given: Vec<&str> =
             ["rows", "csv", "path"].into_iter().filter(|name| self.args.contains_key(*name)).collect();
         match given.as_slice() {
@@ -252,6 +256,28 @@ impl ArgReader {
         let argument = first.clone();
         let message = self.problems.iter().map(|(_, message)| message.as_str()).collect::<Vec<_>>().join("; ");
         Err(ToolError::for_argument(ErrorCode::ArgumentType, &argument, message))
+    }
+}
+
+/// Which argument names the reader was asked for, so the catalog's tests can
+/// hold each published input schema to the arguments a check really reads.
+/// Nothing is recorded outside tests.
+pub(crate) mod asked {
+    #[cfg(test)]
+    thread_local! {
+        static NAMES: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+
+    #[cfg_attr(not(test), allow(unused_variables))]
+    pub(crate) fn record(name: &str) {
+        #[cfg(test)]
+        NAMES.with(|names| names.borrow_mut().push(name.to_owned()));
+    }
+
+    /// The names asked for on this thread since the last call, in order.
+    #[cfg(test)]
+    pub(crate) fn take() -> Vec<String> {
+        NAMES.with(|names| std::mem::take(&mut *names.borrow_mut()))
     }
 }
 

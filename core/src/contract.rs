@@ -20,8 +20,11 @@ ISO-8601 (YYYY-MM-DD); pattern is a regular expression the whole value must matc
 on_fail is quarantine (default) or flag.";
 
 /// The spec keys a column may carry, in sorted order (as the error lists them).
-const SPEC_KEYS: [&str; 11] =
+pub(crate) const SPEC_KEYS: [&str; 11] =
     ["allowed", "description", "max", "min", "name", "not_blank", "on_fail", "pattern", "range", "required", "type"];
+
+/// The values of `on_fail`, the default first.
+pub(crate) const ON_FAIL: [&str; 2] = ["quarantine", "flag"];
 
 /// A column's declared type; `Any` means no coercion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +38,8 @@ pub(crate) enum ColumnType {
 }
 
 impl ColumnType {
-    const ALL: [ColumnType; 6] = [
+    /// Every type, in the order the contract help lists them.
+    pub(crate) const ALL: [ColumnType; 6] = [
         ColumnType::String,
         ColumnType::Integer,
         ColumnType::Number,
@@ -226,13 +230,15 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
         .at(key_at("type")));
     };
 
-    let on_fail = spec.get("on_fail").cloned().unwrap_or_else(|| "quarantine".into());
+    // ON_FAIL is what the catalog publishes; reading it here keeps the two one list.
+    let on_fail = spec.get("on_fail").cloned().unwrap_or_else(|| ON_FAIL[0].into());
     let quarantines = match on_fail.as_str() {
-        Some("quarantine") => true,
-        Some("flag") => false,
+        Some(value) if value == ON_FAIL[0] => true,
+        Some(value) if value == ON_FAIL[1] => false,
         _ => {
             return Err(contract_error(&format!(
-                "column \"{name}\": on_fail must be one of quarantine, flag, got {}",
+                "column \"{name}\": on_fail must be one of {}, got {}",
+                ON_FAIL.join(", "),
                 repr::repr(&on_fail)
             ))
             .at(key_at("on_fail")))

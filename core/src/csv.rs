@@ -60,6 +60,11 @@ impl<'a> CsvRows<'a> {
         Ok(reader)
     }
 
+    /// The header's column names (empty for an empty text).
+    pub(crate) fn header(&self) -> &[String] {
+        &self.header
+    }
+
     /// The next data record, or `None` at the end of the text.
     pub(crate) fn next_row(&mut self) -> Result<Option<Record>, CsvError> {
         let Some((line, fields)) = self.next_record()? else {

@@ -18,10 +18,12 @@
 
 mod abridge;
 mod args;
+pub mod catalog;
 mod coerce;
 mod contract;
 mod count_distinct;
 mod csv;
+mod csv_table;
 mod duplicates;
 mod entities;
 pub mod error;
@@ -33,6 +35,8 @@ mod rules;
 mod source;
 mod validate;
 
+pub use catalog::{tool_catalog, tool_catalog_json};
+pub use csv_table::read_csv;
 pub use error::{ErrorCode, ToolError};
 
 use serde_json::Value;

@@ -23,7 +23,8 @@ pub(crate) struct SourceRow {
     pub(crate) row: Value,
 }
 
-fn csv_error(err: CsvError) -> ToolError {
+/// A CSV text the reader refuses, as the argument error a call gets for it.
+pub(crate) fn csv_error(err: CsvError) -> ToolError {
     ToolError::for_argument(ErrorCode::InvalidArgument, "csv", err.message).on_line(err.line)
 }
 

@@ -72,7 +72,10 @@ fn a_slow_call_does_not_block_a_fast_one() {
     let started = Instant::now();
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
     let fast = started.elapsed();
-    assert!(fast < Duration::from_secs(5), "the fast call waited {fast:?}");
+    // A generous bound: on a loaded 2-core machine a small call alone has
+    // taken 8-10 s. What shows the fast call was not queued behind the slow
+    // one is the order of the answers, checked next.
+    assert!(fast < Duration::from_secs(30), "the fast call waited {fast:?}");
     // The slow one was still running when the fast one came back.
     assert!(server.pending_messages().iter().all(|m| m["id"] != json!(slow)), "the slow call was not slow");
     let slow_reply = server.wait_for_id(&json!(slow), DEFAULT_WAIT);

@@ -4,63 +4,77 @@
 // shown next to the argument it names.
 
 import { contractForm } from './contract-form.js';
+import { DATA_ARGUMENTS } from './data.js';
 import { h } from './dom.js';
 import { numberFromText, setKey, textOf } from './form-values.js';
 
-const MAX_LISTED = {
-  name: 'max_listed',
-  kind: 'number',
-  placeholder: 'no cap',
-  help: 'cap each list in the result; counts still cover every row',
+/**
+ * How the page presents an argument. Which arguments a check has, which are
+ * required and their defaults come from the core's catalog (formFields);
+ * this only adds the page's wording and, where the schema cannot say it,
+ * the kind of field (a data column, the contract). The tests check every
+ * name here against the catalog.
+ */
+export const PRESENTATION = {
+  columns: { kind: 'contract' },
+  row_key: {
+    kind: 'column',
+    placeholder: 'none',
+    help: 'a column to quote in each locator; it does not affect validation',
+  },
+  opening_balance: { kind: 'number', help: 'a number, or numeric text' },
+  closing_balance: { kind: 'number', help: 'the balance reported at the end' },
+  tolerance: { help: 'largest variance still accepted as closing' },
+  key: { kind: 'column', help: 'the column holding the stable identifier' },
+  case_sensitive: { help: 'compare keys as given, instead of trimmed and case-folded' },
+  match_fields: {
+    kind: 'columns',
+    help: 'compare rows with different keys on these columns; none means same-key groups only',
+  },
+  similarity_threshold: {
+    placeholder: 'off',
+    help: 'above 0, at most 1: also report near matches on the match fields',
+  },
+  max_groups: { help: 'most groups to report' },
+  max_listed: { placeholder: 'no cap', help: 'cap each list in the result; counts still cover every row' },
 };
 
-/** The arguments each tool's form shows, besides its data. */
-const FIELDS = {
-  validate_rows: [
-    { name: 'columns', kind: 'contract' },
-    {
-      name: 'row_key',
-      kind: 'column',
-      placeholder: 'none',
-      help: 'a column to quote in each locator; it does not affect validation',
-    },
-    MAX_LISTED,
-  ],
-  reconcile: [
-    { name: 'opening_balance', kind: 'number', required: true, help: 'a number, or numeric text' },
-    { name: 'closing_balance', kind: 'number', required: true, help: 'the balance reported at the end' },
-    { name: 'tolerance', kind: 'number', placeholder: '0.01', help: 'largest variance still accepted as closing' },
-  ],
-  count_distinct: [
-    { name: 'key', kind: 'column', required: true, help: 'the column holding the stable identifier' },
-    { name: 'case_sensitive', kind: 'boolean', help: 'compare keys as given, instead of trimmed and case-folded' },
-    MAX_LISTED,
-  ],
-  duplicate_report: [
-    { name: 'key', kind: 'column', required: true, help: 'the column holding the identifier' },
-    {
-      name: 'match_fields',
-      kind: 'columns',
-      help: 'compare rows with different keys on these columns; none means same-key groups only',
-    },
-    {
-      name: 'similarity_threshold',
-      kind: 'number',
-      placeholder: 'off',
-      help: 'above 0, at most 1: also report near matches on the match fields',
-    },
-    { name: 'case_sensitive', kind: 'boolean', help: 'compare as given, instead of trimmed and case-folded' },
-    { name: 'max_groups', kind: 'number', placeholder: '50', help: 'most groups to report' },
-    MAX_LISTED,
-  ],
-};
+// A field's kind from its schema, when the presentation does not name one.
+function kindOf(property) {
+  const types = (property.anyOf ?? [property]).map((variant) => variant.type).filter((type) => type && type !== 'null');
+  if (types.includes('boolean')) return 'boolean';
+  if (types.includes('number') || types.includes('integer')) return 'number';
+  return 'text';
+}
 
 /**
- * argsForm({ tool, args, dataColumns, onEdit(args, { structural, focus }) })
- * Returns the form element. It never keeps its own copy of the arguments:
- * each edit produces a new object and hands it to `onEdit`.
+ * The fields of one tool's form, in the catalog's argument order: every
+ * argument except those the data panel supplies.
  */
-export function argsForm({ tool, args, dataColumns, onEdit }) {
+export function formFields(entry) {
+  const schema = entry.input_schema;
+  return Object.entries(schema.properties)
+    .filter(([name]) => !DATA_ARGUMENTS.includes(name))
+    .map(([name, property]) => {
+      const shown = PRESENTATION[name] ?? {};
+      const fallback = property.default === undefined || property.default === null ? '' : String(property.default);
+      return {
+        name,
+        kind: shown.kind ?? kindOf(property),
+        required: schema.required.includes(name),
+        placeholder: shown.placeholder ?? fallback,
+        help: shown.help ?? property.description ?? '',
+      };
+    });
+}
+
+/**
+ * argsForm({ tool, catalog, args, dataColumns, onEdit(args, { structural, focus }) })
+ * `catalog` is the core's toolCatalog(). Returns the form element. It never
+ * keeps its own copy of the arguments: each edit produces a new object and
+ * hands it to `onEdit`.
+ */
+export function argsForm({ tool, catalog, args, dataColumns, onEdit }) {
   let current = args;
   const commit = (next, options = { structural: false }) => {
     current = next;
@@ -68,17 +82,19 @@ export function argsForm({ tool, args, dataColumns, onEdit }) {
   };
   const set = (name, value, options) => commit(setKey({ ...current }, name, value), options);
 
-  const fields = FIELDS[tool].map((field) => {
+  const specs = formFields(catalog.tools.find((entry) => entry.name === tool));
+  const fields = specs.map((field) => {
     if (field.kind === 'contract') {
       return contractForm({
         columns: current.columns,
+        columnSpec: catalog.column_spec,
         dataColumns,
         onEdit: (columns, options) => commit({ ...current, columns }, options),
       });
     }
     return fieldElement(field, current[field.name], dataColumns, set);
   });
-  const known = new Set(FIELDS[tool].map((field) => field.name));
+  const known = new Set(specs.map((field) => field.name));
   const others = Object.keys(args).filter((name) => !known.has(name));
   return h(
     'div',

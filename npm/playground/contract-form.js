@@ -14,13 +14,31 @@ import {
   textOf,
 } from './form-values.js';
 
-const TYPES = ['string', 'integer', 'number', 'boolean', 'date', 'any'];
+/**
+ * The spec keys the form has a field for, in its order. The types and
+ * on_fail values its selects offer come from the core's catalog
+ * (`column_spec`); the tests check these keys against it. Other keys (a
+ * description, a misspelt rule) stay in the JSON.
+ */
+export const SPEC_FIELDS = [
+  'name',
+  'type',
+  'on_fail',
+  'required',
+  'not_blank',
+  'min',
+  'max',
+  'range',
+  'pattern',
+  'allowed',
+];
 
 /**
- * contractForm({ columns, dataColumns, onEdit(columns, { structural }) })
+ * contractForm({ columns, columnSpec, dataColumns, onEdit(columns, { structural }) })
+ * `columnSpec` is the catalog's JSON Schema of one column spec.
  * `structural` edits (a column added or removed) need the form redrawn.
  */
-export function contractForm({ columns, dataColumns, onEdit }) {
+export function contractForm({ columns, columnSpec, dataColumns, onEdit }) {
   const root = h('div', { class: 'contract', dataset: { arg: 'columns' } });
   const heading = h(
     'div',
@@ -55,7 +73,7 @@ export function contractForm({ columns, dataColumns, onEdit }) {
   };
 
   const rows = columns.map((spec, index) =>
-    specRow(spec, index, {
+    specRow(spec, index, columnSpec.properties, {
       edit,
       remove: () => {
         const next = columns.filter((_, i) => i !== index);
@@ -85,7 +103,7 @@ export function contractForm({ columns, dataColumns, onEdit }) {
   return root;
 }
 
-function specRow(spec, index, { edit, remove }) {
+function specRow(spec, index, keys, { edit, remove }) {
   const id = (key) => `spec-${index}-${key}`;
   const errorId = `spec-${index}-error`;
   const isObject = spec !== null && typeof spec === 'object' && !Array.isArray(spec);
@@ -156,8 +174,8 @@ function specRow(spec, index, { edit, remove }) {
           'div',
           { class: 'spec-grid' },
           text('name', 'name', (v) => v, textOf, { class: 'name-input', list: 'data-columns' }),
-          select('type', 'type', TYPES),
-          select('on_fail', 'on_fail', ['quarantine', 'flag']),
+          select('type', 'type', keys.type.enum),
+          select('on_fail', 'on_fail', keys.on_fail.enum),
           h('div', { class: 'spec-checks' }, check('required', 'required'), check('not_blank', 'not_blank')),
           text('min', 'min', numberFromText, textOf, { inputmode: 'decimal' }),
           text('max', 'max', numberFromText, textOf, { inputmode: 'decimal' }),

@@ -1,10 +1,10 @@
 // The data panel's text as rows (or, for reconcile, movements): which format
 // it is, the values to draw, and the argument that carries it to the check.
-// No DOM here, so the tests can import it in Node.
+// No DOM here, so the tests can import it in Node (after the package's
+// browser entry is given the module). CSV is read by the core's own reader
+// (readCsv), so the table drawn is the table the checks read.
 
-import { parseCsv } from './csv.js';
-
-const TOOLS = ['validate_rows', 'reconcile', 'count_distinct', 'duplicate_report'];
+import { readCsv, toolNames, ValidationArgumentError } from '../src/browser.js';
 
 /** The argument that carries the data panel's content, per tool and format. */
 function dataArgument(tool, kind) {
@@ -17,25 +17,39 @@ export const DATA_ARGUMENTS = ['rows', 'csv', 'movements', 'path'];
 
 /**
  * Read the data panel's text.
- * Returns `{ kind, items, lines, columns, error }`: `kind` is 'empty', 'csv'
- * or 'json'; `items` the rows or movements; `lines` the CSV line of each
- * (else null); `columns` every key seen, in first-seen order; `error` a
- * message when the text cannot be read (the check is then not run).
+ * Returns `{ kind, items, lines, columns, extraKey, error }`: `kind` is
+ * 'empty', 'csv' or 'json'; `items` the rows or movements; `lines` the CSV
+ * line of each (else null); `columns` every key seen, in first-seen order;
+ * `extraKey` the key under which the core keeps a CSV record's fields beyond
+ * the header (else null); `error` a message when the text cannot be read
+ * (the check is then not run).
  */
 export function readData(text, tool) {
   const trimmed = text.trim();
-  if (trimmed === '') return { kind: 'empty', items: [], lines: null, columns: [], error: null };
+  if (trimmed === '') return { kind: 'empty', items: [], lines: null, columns: [], extraKey: null, error: null };
   if (trimmed[0] === '[' || trimmed[0] === '{') return readJson(trimmed);
 
-  const table = parseCsv(text);
-  if (table.error) return { kind: 'csv', items: [], lines: null, columns: [], error: table.error };
+  let table;
+  try {
+    table = readCsv(text);
+  } catch (error) {
+    if (!(error instanceof ValidationArgumentError)) throw error;
+    return { kind: 'csv', items: [], lines: null, columns: [], extraKey: null, error: error.message };
+  }
   let items = table.rows;
   if (tool === 'reconcile') {
     // A bank export leaves cells empty where a movement has no direction or
     // label; an empty cell means "not given" there, not the text "".
     items = items.map((row) => Object.fromEntries(Object.entries(row).filter(([, value]) => value !== '')));
   }
-  return { kind: 'csv', items, lines: table.lines, columns: table.header, error: null };
+  return {
+    kind: 'csv',
+    items,
+    lines: table.lines,
+    columns: table.header,
+    extraKey: table.extra_fields_key,
+    error: null,
+  };
 }
 
 function readJson(text) {
@@ -43,7 +57,14 @@ function readJson(text) {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: 'json', items: [], lines: null, columns: [], error: `not valid JSON: ${error.message}` };
+    return {
+      kind: 'json',
+      items: [],
+      lines: null,
+      columns: [],
+      extraKey: null,
+      error: `not valid JSON: ${error.message}`,
+    };
   }
   if (!Array.isArray(value)) {
     return {
@@ -51,11 +72,12 @@ function readJson(text) {
       items: [],
       lines: null,
       columns: [],
+      extraKey: null,
       error:
         'JSON data must be an array of rows, like [{"id": "A-1", "amount": 10}]; a whole call object is split into data and arguments when pasted or dropped',
     };
   }
-  return { kind: 'json', items: value, lines: null, columns: columnsOf(value), error: null };
+  return { kind: 'json', items: value, lines: null, columns: columnsOf(value), extraKey: null, error: null };
 }
 
 /** Every key of the object rows, in the order first seen. */
@@ -84,7 +106,7 @@ export function splitCall(text, currentTool) {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   let tool = null;
-  if (TOOLS.includes(value.name) && value.arguments && typeof value.arguments === 'object') {
+  if (toolNames().includes(value.name) && value.arguments && typeof value.arguments === 'object') {
     tool = value.name;
     value = value.arguments;
   }

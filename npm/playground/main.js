@@ -5,10 +5,9 @@
 // pause in typing). The call goes to the package's browser entry, so what
 // the page shows is what the package returns.
 
-import { callToolJson, init, ValidationArgumentError } from '../src/browser.js';
+import { callToolJson, init, toolCatalog, ValidationArgumentError } from '../src/browser.js';
 import { clearArgErrors, showArgError } from './arg-errors.js';
 import { argsForm } from './args-form.js';
-import { EXTRA_FIELDS_KEY } from './csv.js';
 import { DATA_ARGUMENTS, callText, guessKey, readData, splitCall } from './data.js';
 import { count, h, replace, scrollToAndFocus } from './dom.js';
 import { EXAMPLES } from './examples.js';
@@ -69,11 +68,13 @@ const state = {
   tool: 'validate_rows',
   dataText: '',
   data: readData('', 'validate_rows'),
-  // The data's columns an argument can name: not the key under which a CSV
-  // row keeps its fields beyond the header.
+  // The data's columns an argument can name: not the key under which the
+  // core's CSV reader keeps a row's fields beyond the header.
   argColumns: [],
   args: defaultArgs(),
   runs: 0,
+  // The core's tool catalog, once the module is loaded: the forms' source.
+  catalog: null,
 };
 
 // ------------------------------------------------------------------ data
@@ -87,7 +88,7 @@ function setData(text, { fromTextarea = false } = {}) {
 function reparse() {
   const before = state.data.columns.join('\u0000');
   state.data = readData(state.dataText, state.tool);
-  state.argColumns = state.data.columns.filter((name) => name !== EXTRA_FIELDS_KEY);
+  state.argColumns = state.data.columns.filter((name) => name !== state.data.extraKey);
   fillDefaults();
   const { kind, items, columns } = state.data;
   const noun = state.tool === 'reconcile' ? 'movement' : 'row';
@@ -164,6 +165,7 @@ function drawForm(focusSelector) {
     els.form,
     argsForm({
       tool: state.tool,
+      catalog: state.catalog,
       args: state.args[state.tool],
       dataColumns: state.argColumns,
       onEdit: (args, { structural, focus } = {}) => {
@@ -407,6 +409,7 @@ async function start() {
   if (matchMedia('(max-width: 560px)').matches) document.querySelector('.json-editor').open = false;
   try {
     await init();
+    state.catalog = toolCatalog();
   } catch (error) {
     replace(
       els.view,

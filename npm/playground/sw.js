@@ -13,7 +13,6 @@ const FILES = [
   './arg-errors.js',
   './args-form.js',
   './contract-form.js',
-  './csv.js',
   './data.js',
   './dom.js',
   './examples.js',

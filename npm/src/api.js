@@ -75,6 +75,16 @@ function bindApi(raw) {
     countDistinct: (args) => callTool('count_distinct', args),
     duplicateReport: (args) => callTool('duplicate_report', args),
     toolNames: () => raw.toolNames(),
+    // JSON text across the boundary, as for the checks; a fresh object each
+    // call, so a caller that edits it changes nobody else's copy.
+    toolCatalog: () => JSON.parse(raw.toolCatalog()),
+    readCsv: (text) => {
+      try {
+        return JSON.parse(raw.readCsv(text));
+      } catch (thrown) {
+        throw toError(thrown);
+      }
+    },
   };
 }
 

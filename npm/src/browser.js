@@ -28,6 +28,8 @@ const api = bindApi({
   callTool: loadedOnly(raw.callTool),
   callToolJson: loadedOnly(raw.callToolJson),
   toolNames: loadedOnly(raw.toolNames),
+  toolCatalog: loadedOnly(raw.toolCatalog),
+  readCsv: loadedOnly(raw.readCsv),
 });
 
 export const {
@@ -39,5 +41,7 @@ export const {
   countDistinct,
   duplicateReport,
   toolNames,
+  toolCatalog,
+  readCsv,
 } = api;
 export { ValidationArgumentError };

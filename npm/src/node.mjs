@@ -10,6 +10,8 @@ export const {
   countDistinct,
   duplicateReport,
   toolNames,
+  toolCatalog,
+  readCsv,
   ValidationArgumentError,
   init,
 } = api;

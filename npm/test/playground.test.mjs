@@ -4,7 +4,9 @@
 // Expected values come from reasoning about the example data (the README's
 // worked example) or from calling the package in Node on the example's data
 // and arguments, assembled here independently of the page's own code; never
-// from what the page displayed.
+// from what the page displayed. CSV is read by the core (readCsv), for the
+// page and for these expectations alike; the forms and examples are checked
+// against the core's tool catalog.
 //
 // The browser tests do not skip quietly: without Chromium they fail, unless
 // MCPV_NO_BROWSER=1 says this environment has no browser on purpose (and
@@ -19,7 +21,6 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as api from '../src/node.mjs';
 import { contractTarget, splitMessage } from '../playground/arg-errors.js';
-import { parseCsv } from '../playground/csv.js';
 import { EXAMPLES } from '../playground/examples.js';
 import { indentJson } from '../playground/json-text.js';
 import { browserSkip, chromium as chromiumOnPath, NO_CHROMIUM } from './support/browser.mjs';
@@ -34,11 +35,19 @@ const shots = join(targetDir, 'playground-screenshots');
 
 const example = (id) => EXAMPLES.find((e) => e.id === id);
 
-// The cash book's movements, read by the test itself (simple, unquoted CSV).
+// The page's modules that call the package go through its browser entry,
+// which needs the module handed to it outside a browser.
+const browser = await import('../src/browser.js');
+await browser.init(readFileSync(new URL('../dist/wasm/mcp_validation_core_bg.wasm', import.meta.url)));
+const { readData, DATA_ARGUMENTS } = await import('../playground/data.js');
+const { formFields, PRESENTATION } = await import('../playground/args-form.js');
+const { SPEC_FIELDS } = await import('../playground/contract-form.js');
+const catalog = api.toolCatalog();
+const entryOf = (tool) => catalog.tools.find((entry) => entry.name === tool);
+
+// The cash book's movements, as the core reads its CSV.
 function cashBookMovements() {
-  const [header, ...lines] = example('cash-book').data.trim().split('\n');
-  const names = header.split(',');
-  return lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [names[i], value])));
+  return api.readCsv(example('cash-book').data).rows;
 }
 
 function thrown(fn) {
@@ -52,7 +61,7 @@ function thrown(fn) {
 
 // ------------------------------------------------- the page's pure modules
 
-test('the page reads CSV exactly as the core does (rows, values and lines)', () => {
+test('the core’s CSV reader is the one the checks use: rows, values, lines and errors', () => {
   const tables = [
     'id,amount\nA,1\nB,2\n',
     '\uFEFFname,note,n\r\n"Smith, Ann","said ""hi""",1\r\n"two\nlines",x\r\n\r\n\nlast,"",3,4,5\rq"uote,"a"b,\n"",\n',
@@ -62,24 +71,114 @@ test('the page reads CSV exactly as the core does (rows, values and lines)', () 
     example('invoices-5000').data,
   ];
   for (const text of tables) {
-    const page = parseCsv(text);
-    // Every row flagged (a required column no row has), so the core lists
+    const table = api.readCsv(text);
+    // Every row flagged (a required column no row has), so the check lists
     // each row as it read it, with its line.
     const core = api.validateRows({ csv: text, columns: [{ name: '\u0000absent', required: true, on_fail: 'flag' }] });
-    assert.equal(page.rows.length, core.summary.rows_in);
+    assert.equal(table.rows.length, core.summary.rows_in);
     assert.deepEqual(
-      page.rows,
+      table.rows,
       core.flagged.map((held) => held.row),
     );
     assert.deepEqual(
-      page.lines,
+      table.lines,
       core.flagged.map((held) => held.locator.line),
     );
+    // The page's data panel holds exactly what the core read.
+    const page = readData(text, 'validate_rows');
+    assert.deepEqual(
+      [page.kind, page.items, page.lines, page.columns, page.error],
+      ['csv', table.rows, table.lines, table.header, null],
+    );
   }
+  // Reasoned, not read back: a quoted two-line field moves the next row's line.
+  const reasoned = api.readCsv('a,b\n"x\ny",1\nz,2,3\n');
+  assert.deepEqual(reasoned, {
+    header: ['a', 'b'],
+    rows: [
+      { a: 'x\ny', b: '1' },
+      { a: 'z', b: '2', _extra: ['3'] },
+    ],
+    lines: [2, 4],
+    extra_fields_key: '_extra',
+  });
   for (const broken of ['a,b\n1,"open\n2,3\n', 'id,name,id\n1,2,3\n']) {
     const error = thrown(() => api.countDistinct({ csv: broken, key: 'a' }));
     assert.equal(error.argument, 'csv');
-    assert.equal(parseCsv(broken).error, error.message);
+    const read = thrown(() => api.readCsv(broken));
+    assert.deepEqual([read.code, read.argument, read.message], [error.code, error.argument, error.message]);
+    assert.equal(readData(broken, 'validate_rows').error, error.message);
+  }
+});
+
+test('the forms are the catalog’s arguments: names, required, defaults', () => {
+  const argumentNames = new Set(catalog.tools.flatMap((entry) => Object.keys(entry.input_schema.properties)));
+  for (const name of Object.keys(PRESENTATION))
+    assert.ok(argumentNames.has(name), `the form presents "${name}", which no tool takes`);
+  for (const name of DATA_ARGUMENTS) assert.ok(argumentNames.has(name), `"${name}" is a data argument no tool takes`);
+  for (const entry of catalog.tools) {
+    const fields = formFields(entry);
+    const schema = entry.input_schema;
+    assert.deepEqual(
+      fields.map((f) => f.name),
+      Object.keys(schema.properties).filter((name) => !DATA_ARGUMENTS.includes(name)),
+      entry.name,
+    );
+    for (const field of fields) {
+      assert.equal(field.required, schema.required.includes(field.name), `${entry.name}.${field.name}`);
+      const types = (schema.properties[field.name].anyOf ?? [schema.properties[field.name]])
+        .map((v) => v.type)
+        .filter(Boolean);
+      const fits = {
+        boolean: ['boolean'],
+        number: ['number', 'integer'],
+        column: ['string'],
+        columns: ['array'],
+        contract: ['array'],
+        text: ['string'],
+      }[field.kind];
+      assert.ok(
+        types.length === 0 || types.some((type) => fits.includes(type)),
+        `${entry.name}.${field.name}: a ${field.kind} field for ${types}`,
+      );
+    }
+  }
+  // Generated, not listed: an argument the catalog gains gets a field.
+  const grown = structuredClone(entryOf('count_distinct'));
+  grown.input_schema.properties.sample = { type: 'integer', default: 10 };
+  assert.deepEqual(formFields(grown).at(-1), {
+    name: 'sample',
+    kind: 'number',
+    required: false,
+    placeholder: '10',
+    help: '',
+  });
+  // The contract form edits only keys a column spec has, and every rule.
+  const specKeys = Object.keys(catalog.column_spec.properties);
+  assert.deepEqual(
+    SPEC_FIELDS.filter((key) => !specKeys.includes(key)),
+    [],
+  );
+  assert.deepEqual(
+    specKeys.filter((key) => !SPEC_FIELDS.includes(key)),
+    ['description'],
+  );
+});
+
+test('the examples are calls the catalog describes, and the core accepts', () => {
+  for (const { id, tool, data, args } of EXAMPLES) {
+    assert.ok(entryOf(tool), `${id}: ${tool}`);
+    for (const [name, given] of Object.entries(args)) {
+      const schema = entryOf(name).input_schema;
+      for (const key of Object.keys(given))
+        assert.ok(key in schema.properties && !DATA_ARGUMENTS.includes(key), `${id}: ${name}.${key}`);
+      for (const key of schema.required)
+        assert.ok(DATA_ARGUMENTS.includes(key) || key in given, `${id}: ${name} lacks ${key}`);
+      const read = readData(data, name);
+      const input =
+        name === 'reconcile' ? { movements: read.items } : read.kind === 'csv' ? { csv: data } : { rows: read.items };
+      assert.equal(typeof api.callTool(name, { ...input, ...given }).ok, 'boolean', `${id}: ${name}`);
+    }
   }
 });
 

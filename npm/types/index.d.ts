@@ -1,6 +1,11 @@
 // Types for mcp-validation-core. The shapes follow the reference server
 // (mcp-validation-server 0.1.0): the same snake_case argument objects as its
 // MCP tools, and the same result envelopes as its structuredContent.
+//
+// The core's tool catalog (`toolCatalog()`) is the source: npm/test/types.test.mjs
+// compiles checks generated from it against this file (argument names, which
+// are required, their types and enums, verdicts, `_omitted` counts, the
+// column spec), so an edit to either that the other does not follow fails.
 
 // ---------------------------------------------------------------- JSON values
 
@@ -38,12 +43,32 @@ export interface ColumnSpec {
  */
 export type Rows = readonly unknown[];
 
-export interface ValidateRowsArgs {
-  rows: Rows;
+/**
+ * The data of a row-taking check, given exactly once: `rows`, or `csv` (text
+ * with a header row, RFC 4180; values arrive as strings and every locator
+ * adds the CSV `line`). The MCP server also takes `path`, a file under its
+ * `--data-root`; this package reads no files, and a `path` is refused with
+ * an argument error naming it, so it is typed `never` here.
+ */
+export type RowData =
+  | { rows: Rows; csv?: never; path?: never }
+  | { csv: string; rows?: never; path?: never };
+
+/** The list cap every row-taking check takes. */
+export interface Listing {
+  /**
+   * At most this many entries in each list of the result (a non-negative
+   * integer; no cap when omitted). Counts, tallies and verdicts still cover
+   * every row; a shortened list is followed by `<list>_omitted`.
+   */
+  max_listed?: number;
+}
+
+export type ValidateRowsArgs = RowData & Listing & {
   columns: readonly ColumnSpec[];
   /** A column to quote in each locator; it does not affect validation. */
   row_key?: string | null;
-}
+};
 
 /** A movement as an object; a bare signed number or numeric string also works. */
 export interface MovementInput {
@@ -70,16 +95,14 @@ export interface ReconcileArgs {
   tolerance?: number;
 }
 
-export interface CountDistinctArgs {
-  rows: Rows;
+export type CountDistinctArgs = RowData & Listing & {
   /** The column holding the stable identifier. */
   key: string;
   /** Default false: keys are compared after trimming and case folding. */
   case_sensitive?: boolean;
-}
+};
 
-export interface DuplicateReportArgs {
-  rows: Rows;
+export type DuplicateReportArgs = RowData & Listing & {
   key: string;
   match_fields?: readonly string[] | null;
   /** Above 0 and at most 1; enables `near_match` groups. */
@@ -87,7 +110,7 @@ export interface DuplicateReportArgs {
   case_sensitive?: boolean;
   /** Default 50. */
   max_groups?: number;
-}
+};
 
 // ------------------------------------------------------------------- results
 
@@ -112,6 +135,8 @@ export interface Locator {
   movement_index?: number;
   movement_number?: number;
   side?: string;
+  /** The CSV line the row starts on, when the data came as `csv`. */
+  line?: number;
 }
 
 export interface Finding {
@@ -145,6 +170,18 @@ export interface RowLocator {
   row_index: number;
   row_number: number;
   row_key?: string;
+  /** The CSV line the row starts on, when the data came as `csv`. */
+  line?: number;
+}
+
+/**
+ * What a shortened list leaves out. With `max_listed`, each list keeps at
+ * most that many entries and, when it lost some, is followed by
+ * `<list>_omitted`; `findings_omitted` counts findings beyond those listed
+ * (`finding_count` still counts them all).
+ */
+export interface FindingsOmitted {
+  findings_omitted?: number;
 }
 
 // validate_rows
@@ -175,7 +212,14 @@ export interface HeldRow {
   findings: Finding[];
 }
 
-export interface ValidateRowsReport extends Envelope<'validate_rows', 'clean' | 'flagged' | 'quarantined'> {
+/**
+ * A `validate_rows` result. One shape: the checks never answer
+ * `inputs_rejected` for it (a call they cannot use throws instead), though
+ * the published verdict list keeps it, as the reference's does.
+ */
+export interface ValidateRowsReport
+  extends Envelope<'validate_rows', 'clean' | 'flagged' | 'quarantined' | 'inputs_rejected'>,
+    FindingsOmitted {
   contract: { row_key: string | null; columns: ParsedColumn[] };
   summary: {
     rows_in: number;
@@ -187,22 +231,21 @@ export interface ValidateRowsReport extends Envelope<'validate_rows', 'clean' | 
   };
   /** The passing rows, with unambiguous coercions applied. */
   accepted: JsonObject[];
+  accepted_omitted?: number;
   quarantine: HeldRow[];
+  quarantine_omitted?: number;
   flagged: HeldRow[];
+  flagged_omitted?: number;
   errors_by_column: Record<string, number>;
   findings_by_code: Record<string, number>;
   columns_seen: string[];
   columns_required_but_absent: string[];
 }
 
-export interface ValidateRowsRejected extends Rejected<'validate_rows'> {
-  summary: { rows_in: 0; accepted: 0; quarantined: 0; flagged: 0 };
-  accepted: [];
-  quarantine: [];
-  flagged: [];
-}
+/** @deprecated Never returned: a `validate_rows` result is always a `ValidateRowsReport`. */
+export type ValidateRowsRejected = never;
 
-export type ValidateRowsResult = ValidateRowsReport | ValidateRowsRejected;
+export type ValidateRowsResult = ValidateRowsReport;
 
 // reconcile
 
@@ -253,7 +296,10 @@ export interface BlankKeyRow {
   row: JsonObject;
 }
 
-export interface CountDistinctReport extends Envelope<'count_distinct', 'clean' | 'review_required'> {
+/** A `count_distinct` result; one shape, as for `validate_rows`. */
+export interface CountDistinctReport
+  extends Envelope<'count_distinct', 'clean' | 'review_required' | 'inputs_rejected'>,
+    FindingsOmitted {
   stable_key: string;
   row_count: number;
   distinct_count: number;
@@ -262,16 +308,21 @@ export interface CountDistinctReport extends Envelope<'count_distinct', 'clean' 
   rows_with_a_key: number;
   rows_with_blank_key: number;
   blank_key_rows: BlankKeyRow[];
-  repeated_keys: Array<{ key: string; count: number; row_indexes: number[] }>;
+  blank_key_rows_omitted?: number;
+  repeated_keys: Array<{
+    key: string;
+    count: number;
+    row_indexes: number[];
+    /** Row indexes beyond those listed. */
+    row_indexes_omitted?: number;
+  }>;
+  repeated_keys_omitted?: number;
 }
 
-export interface CountDistinctRejected extends Rejected<'count_distinct'> {
-  row_count: 0;
-  distinct_count: 0;
-  difference: 0;
-}
+/** @deprecated Never returned: a `count_distinct` result is always a `CountDistinctReport`. */
+export type CountDistinctRejected = never;
 
-export type CountDistinctResult = CountDistinctReport | CountDistinctRejected;
+export type CountDistinctResult = CountDistinctReport;
 
 export interface GroupMember {
   locator: RowLocator;
@@ -297,7 +348,10 @@ export interface DuplicateGroup {
   members_omitted?: number;
 }
 
-export interface DuplicateReportReport extends Envelope<'duplicate_report', 'clean' | 'review_required'> {
+/** A `duplicate_report` result; one shape, as for `validate_rows`. */
+export interface DuplicateReportReport
+  extends Envelope<'duplicate_report', 'clean' | 'review_required' | 'inputs_rejected'>,
+    FindingsOmitted {
   stable_key: string;
   row_count: number;
   distinct_keys: number;
@@ -306,19 +360,16 @@ export interface DuplicateReportReport extends Envelope<'duplicate_report', 'cle
   auto_merged: false;
   nothing_was_merged_or_deleted: true;
   blank_key_rows: BlankKeyRow[];
+  blank_key_rows_omitted?: number;
   groups: DuplicateGroup[];
+  /** Groups beyond those listed: over `max_groups`, then over `max_listed`. Always present. */
   groups_omitted: number;
 }
 
-export interface DuplicateReportRejected extends Rejected<'duplicate_report'> {
-  row_count: 0;
-  distinct_keys: 0;
-  duplicate_group_count: 0;
-  auto_merged: false;
-  groups: [];
-}
+/** @deprecated Never returned: a `duplicate_report` result is always a `DuplicateReportReport`. */
+export type DuplicateReportRejected = never;
 
-export type DuplicateReportResult = DuplicateReportReport | DuplicateReportRejected;
+export type DuplicateReportResult = DuplicateReportReport;
 
 /** Arguments by tool name. */
 export interface ToolArgs {
@@ -405,6 +456,51 @@ export function callToolJson(name: string, argsJson: string): string;
 
 /** The tool names, from the core. */
 export function toolNames(): ToolName[];
+
+/** One tool of the core's catalog. */
+export interface ToolCatalogEntry {
+  name: ToolName;
+  title: string;
+  /** The description the MCP server publishes: arguments, result, examples. */
+  description: string;
+  /** The JSON Schema of the arguments, exactly as the MCP server publishes it. */
+  input_schema: JsonObject;
+  /** The JSON Schema of the shared envelope, as the MCP server publishes it. */
+  output_schema: JsonObject;
+  annotations: { read_only_hint: boolean; destructive_hint: boolean; idempotent_hint: boolean; open_world_hint: boolean };
+  verdicts: Verdict[];
+  /** Arguments only the MCP server accepts (`path`); this package refuses them. */
+  server_only_arguments: string[];
+  /** The `<list>_omitted` counts a shortened result can carry (`groups[].members_omitted` is inside each group). */
+  omitted_counts: string[];
+}
+
+/** The core's tool catalog: every tool, and the JSON Schema of one `validate_rows` column spec. */
+export interface ToolCatalog {
+  tools: ToolCatalogEntry[];
+  column_spec: JsonObject;
+}
+
+/** The tool catalog, from the core: the source the MCP server's `tools/list` is made from. */
+export function toolCatalog(): ToolCatalog;
+
+/** CSV text as the checks read it. */
+export interface CsvTable {
+  /** The header row's column names; empty for an empty text. */
+  header: string[];
+  /** Each record under the header's names; fields beyond the header are an array under `extra_fields_key`. */
+  rows: Array<Record<string, string | string[]>>;
+  /** The 1-based line each row starts on, counting the header's line. */
+  lines: number[];
+  extra_fields_key: '_extra';
+}
+
+/**
+ * Read CSV text exactly as the checks read their `csv` argument. Throws the
+ * `ValidationArgumentError` a check would (code `invalid_argument`, argument
+ * `csv`) for a text they refuse.
+ */
+export function readCsv(text: string): CsvTable;
 
 /** What `init` accepts: a URL or path to the `.wasm`, its bytes, a Response, or a compiled module. */
 export type InitInput =

@@ -54,6 +54,26 @@ pub fn tool_names() -> Vec<String> {
     validation_core::TOOL_NAMES.iter().map(|&name| name.to_owned()).collect()
 }
 
+/// The core's tool catalog as JSON text (names, titles, descriptions, input
+/// and output schemas, annotations, verdicts, `_omitted` counts, the column
+/// spec), so the JS layer, its types and the playground restate none of it.
+#[wasm_bindgen(js_name = toolCatalog, skip_typescript)]
+pub fn tool_catalog() -> String {
+    validation_core::tool_catalog().to_string()
+}
+
+/// Read CSV text exactly as the checks read their `csv` argument: JSON text
+/// of `{header, rows, lines, extra_fields_key}`.
+///
+/// # Errors
+/// Throws `{code, message, argument}` (a plain object), the error a check
+/// gives for the same text.
+#[wasm_bindgen(js_name = readCsv, skip_typescript)]
+pub fn read_csv(text: &str) -> Result<String, JsValue> {
+    crate::reserve_working_memory(text.len());
+    validation_core::read_csv(text).map(|table| table.to_string()).map_err(|err| error_value(&err))
+}
+
 /// JS has one number type, and serde-wasm-bindgen hands every number over as a
 /// float; `JSON.stringify` writes a whole number as an integer (`5`, not
 /// `5.0`). Read the numbers the way the JSON text path would, so both paths

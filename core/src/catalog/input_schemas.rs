@@ -1,0 +1,102 @@
+//! Each tool's input schema, as `tools/list` publishes it.
+//!
+//! Portable on purpose: no top-level `anyOf`/`oneOf`/`allOf`, no `$ref`; a
+//! nullable argument is an `anyOf` inside its own property, as in the
+//! reference. Row content is deliberately unconstrained (`items: {}`): an
+//! unusable row is a finding with a locator, not a protocol error.
+
+use serde_json::{json, Value};
+
+/// `rows: list[Any]` in the reference: an array whose items are anything.
+fn rows_property() -> Value {
+    json!({"items": {}, "title": "Rows", "type": "array"})
+}
+
+/// The data and listing arguments added to every row-taking tool, after the
+/// reference's own. `rows` stops being required, since `csv` or `path` can
+/// stand in for it (the argument reader insists on exactly one of them).
+fn with_large_data_arguments(mut schema: Value) -> Value {
+    let properties = schema["properties"].as_object_mut().expect("a properties object");
+    properties.insert(
+        "csv".into(),
+        json!({"type": "string", "title": "Csv",
+               "description": "The data as CSV text with a header row (RFC 4180), instead of `rows`. Values arrive as strings; locators add the CSV `line`."}),
+    );
+    properties.insert(
+        "path".into(),
+        json!({"type": "string", "title": "Path",
+               "description": "A .csv, .json (array of rows) or .jsonl file to read instead of `rows`, under a directory the server was started with (--data-root). Refused when the server allows no files or the path leads outside them."}),
+    );
+    properties.insert(
+        "max_listed".into(),
+        json!({"type": "integer", "minimum": 0, "title": "Max Listed",
+               "description": "At most this many entries in each list of the result (the server's default applies when omitted). Counts, tallies and verdicts always cover every row; a shortened list is followed by `<list>_omitted`."}),
+    );
+    let required = schema["required"].as_array_mut().expect("a required array");
+    required.retain(|name| name != "rows");
+    schema
+}
+
+pub(super) fn validate_rows() -> Value {
+    with_large_data_arguments(json!({
+        "properties": {
+            "rows": rows_property(),
+            "columns": {"items": {}, "title": "Columns", "type": "array"},
+            "row_key": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Row Key"},
+        },
+        "required": ["rows", "columns"],
+        "type": "object",
+        "title": "validate_rowsArguments",
+    }))
+}
+
+pub(super) fn reconcile() -> Value {
+    json!({
+        "properties": {
+            "opening_balance": {"title": "Opening Balance"},
+            "movements": {"title": "Movements"},
+            "closing_balance": {"title": "Closing Balance"},
+            "tolerance": {"default": 0.01, "title": "Tolerance", "type": "number"},
+        },
+        "required": ["opening_balance", "movements", "closing_balance"],
+        "type": "object",
+        "title": "reconcileArguments",
+    })
+}
+
+pub(super) fn count_distinct() -> Value {
+    with_large_data_arguments(json!({
+        "properties": {
+            "rows": rows_property(),
+            "key": {"title": "Key", "type": "string"},
+            "case_sensitive": {"default": false, "title": "Case Sensitive", "type": "boolean"},
+        },
+        "required": ["rows", "key"],
+        "type": "object",
+        "title": "count_distinctArguments",
+    }))
+}
+
+pub(super) fn duplicate_report() -> Value {
+    with_large_data_arguments(json!({
+        "properties": {
+            "rows": rows_property(),
+            "key": {"title": "Key", "type": "string"},
+            "match_fields": {
+                "anyOf": [{"items": {"type": "string"}, "type": "array"}, {"type": "null"}],
+                "default": null,
+                "title": "Match Fields",
+            },
+            "similarity_threshold": {
+                "anyOf": [{"type": "number"}, {"type": "null"}],
+                "default": null,
+                "title": "Similarity Threshold",
+            },
+            "case_sensitive": {"default": false, "title": "Case Sensitive", "type": "boolean"},
+            "max_groups": {"default": 50, "title": "Max Groups", "type": "integer"},
+        },
+        "required": ["rows", "key"],
+        "type": "object",
+        "title": "duplicate_reportArguments",
+    }))
+}
