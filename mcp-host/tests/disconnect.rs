@@ -28,7 +28,7 @@ fn stdio_client_disconnecting_mid_call_stops_the_call_and_the_server() {
     let status = server.wait_exit(Duration::from_secs(30)).expect("the server exits after its client leaves");
     assert!(status.success(), "exit status {status:?}\n{}", server.stderr());
     assert!(closed_at.elapsed() < Duration::from_secs(15), "exiting took {:?}", closed_at.elapsed());
-    assert!(server.stderr().contains("the call was cancelled"), "{}", server.stderr());
+    assert!(server.wait_for_stderr("the call was cancelled", Duration::from_secs(10)), "{}", server.stderr());
 }
 
 #[test]

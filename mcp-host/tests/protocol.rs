@@ -236,7 +236,8 @@ fn stdout_carries_only_protocol_and_logs_go_to_stderr() {
     for message in server.pending_messages() {
         assert_eq!(message["jsonrpc"], json!("2.0"), "{message}");
     }
-    assert!(server.stderr().contains("call finished"), "no call log on stderr:\n{}", server.stderr());
+    let logged = server.wait_for_stderr("call finished", std::time::Duration::from_secs(10));
+    assert!(logged, "no call log on stderr:\n{}", server.stderr());
 }
 
 #[test]

@@ -8,6 +8,11 @@ use std::time::{Duration, Instant};
 use common::{assert_small_call_ok, fresh_dir, small_call_arguments, StdioServer};
 use serde_json::json;
 
+/// How long a log line may take to reach the test after the reply that
+/// follows it: stderr is read by its own thread, so a reply on stdout can be
+/// seen first.
+const LOG_WAIT: Duration = Duration::from_secs(10);
+
 #[test]
 fn a_cold_start_answers_tools_list_before_the_module_is_compiled() {
     let cache = fresh_dir("cold-cache");
@@ -23,7 +28,7 @@ fn a_cold_start_answers_tools_list_before_the_module_is_compiled() {
     assert!(!server.stderr().contains("module ready"), "tools/list waited for the module:\n{}", server.stderr());
     // The first call waits for the module and then works.
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
-    assert!(server.stderr().contains("origin=CompiledAndCached"), "{}", server.stderr());
+    assert!(server.wait_for_stderr("origin=CompiledAndCached", LOG_WAIT), "{}", server.stderr());
     drop(server);
 
     // The next start loads the cached module instead of compiling.
@@ -31,7 +36,7 @@ fn a_cold_start_answers_tools_list_before_the_module_is_compiled() {
     let mut server = StdioServer::initialized(&["--cache-dir", cache], &[]);
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
     let to_first_call = started.elapsed();
-    assert!(server.stderr().contains("origin=Cache"), "{}", server.stderr());
+    assert!(server.wait_for_stderr("origin=Cache", LOG_WAIT), "{}", server.stderr());
     assert!(to_first_call < Duration::from_secs(3), "a warm start took {to_first_call:?} to its first call");
 }
 
@@ -39,7 +44,7 @@ fn a_cold_start_answers_tools_list_before_the_module_is_compiled() {
 fn without_a_cache_the_module_compiles_in_memory() {
     let mut server = StdioServer::initialized(&["--no-cache"], &[]);
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
-    assert!(server.stderr().contains("origin=Compiled "), "{}", server.stderr());
+    assert!(server.wait_for_stderr("origin=Compiled ", LOG_WAIT), "{}", server.stderr());
 }
 
 #[test]
@@ -49,5 +54,5 @@ fn an_unusable_cache_dir_falls_back_to_compiling() {
     std::fs::write(&file, b"a file where the cache directory should be").unwrap();
     let mut server = StdioServer::initialized(&[], &[("MCP_VALIDATION_CACHE_DIR", file.to_str().unwrap())]);
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
-    assert!(server.stderr().contains("cannot cache the compiled module"), "{}", server.stderr());
+    assert!(server.wait_for_stderr("cannot cache the compiled module", LOG_WAIT), "{}", server.stderr());
 }
