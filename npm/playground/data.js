@@ -52,30 +52,22 @@ export function readData(text, tool) {
   };
 }
 
+/** JSON data that could not be used: no rows, and why. */
+function unreadableJson(error) {
+  return { kind: 'json', items: [], lines: null, columns: [], extraKey: null, error };
+}
+
 function readJson(text) {
   let value;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return {
-      kind: 'json',
-      items: [],
-      lines: null,
-      columns: [],
-      extraKey: null,
-      error: `not valid JSON: ${error.message}`,
-    };
+    return unreadableJson(`not valid JSON: ${error.message}`);
   }
   if (!Array.isArray(value)) {
-    return {
-      kind: 'json',
-      items: [],
-      lines: null,
-      columns: [],
-      extraKey: null,
-      error:
-        'JSON data must be an array of rows, like [{"id": "A-1", "amount": 10}]; a whole call object is split into data and arguments when pasted or dropped',
-    };
+    return unreadableJson(
+      'JSON data must be an array of rows, like [{"id": "A-1", "amount": 10}]; a whole call object is split into data and arguments when pasted or dropped',
+    );
   }
   return { kind: 'json', items: value, lines: null, columns: columnsOf(value), extraKey: null, error: null };
 }
