@@ -6,6 +6,8 @@
 //! fields beyond the header are kept under `_extra`, and a record with fewer
 //! fields simply lacks the trailing columns (which the checks then report).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 /// The key that holds fields beyond the header's width.
@@ -27,22 +29,56 @@ pub(crate) struct Record {
     pub(crate) line: usize,
 }
 
+/// One data record as read, before any row object is built: its fields
+/// borrow the text wherever the CSV quoting lets them.
+pub(crate) struct RecordRef<'r, 'a> {
+    /// The header's column names.
+    pub(crate) header: &'r [String],
+    /// The record's fields in order; there may be fewer or more than columns.
+    pub(crate) fields: &'r [Cow<'a, str>],
+}
+
+impl RecordRef<'_, '_> {
+    /// The record as the row object the checks see: each field under its
+    /// column's name, fields beyond the header under [`EXTRA_FIELDS_KEY`].
+    pub(crate) fn to_row(&self) -> Value {
+        let mut row = Map::new();
+        let mut extra = Vec::new();
+        for (index, field) in self.fields.iter().enumerate() {
+            let value = Value::String(field.clone().into_owned());
+            match self.header.get(index) {
+                Some(name) => {
+                    row.insert(name.clone(), value);
+                }
+                None => extra.push(value),
+            }
+        }
+        if !extra.is_empty() {
+            row.insert(EXTRA_FIELDS_KEY.to_owned(), Value::Array(extra));
+        }
+        Value::Object(row)
+    }
+}
+
 /// Reads records one at a time, so a large table is never held twice.
 pub(crate) struct CsvRows<'a> {
     text: &'a str,
     position: usize,
     line: usize,
     header: Vec<String>,
+    /// The current record's fields, reused from record to record.
+    fields: Vec<Cow<'a, str>>,
 }
 
 impl<'a> CsvRows<'a> {
     /// Read the header row. An empty text is a table with no rows.
     pub(crate) fn new(text: &'a str) -> Result<Self, CsvError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut reader = CsvRows { text, position: 0, line: 1, header: Vec::new() };
-        let Some((_, header)) = reader.next_record()? else {
+        let mut reader = CsvRows { text, position: 0, line: 1, header: Vec::new(), fields: Vec::new() };
+        if reader.next_record()?.is_none() {
             return Ok(reader);
-        };
+        }
+        let header: Vec<String> = reader.fields.drain(..).map(Cow::into_owned).collect();
         for (index, name) in header.iter().enumerate() {
             if let Some(first) = header[..index].iter().position(|earlier| earlier == name) {
                 return Err(CsvError {
@@ -65,57 +101,61 @@ impl<'a> CsvRows<'a> {
         &self.header
     }
 
-    /// The next data record, or `None` at the end of the text.
+    /// The next data record as a row object, or `None` at the end of the text.
     pub(crate) fn next_row(&mut self) -> Result<Option<Record>, CsvError> {
-        let Some((line, fields)) = self.next_record()? else {
-            return Ok(None);
-        };
-        let mut row = Map::new();
-        let mut extra = Vec::new();
-        for (index, field) in fields.into_iter().enumerate() {
-            match self.header.get(index) {
-                Some(name) => {
-                    row.insert(name.clone(), Value::String(field));
-                }
-                None => extra.push(Value::String(field)),
-            }
-        }
-        if !extra.is_empty() {
-            row.insert(EXTRA_FIELDS_KEY.to_owned(), Value::Array(extra));
-        }
-        Ok(Some(Record { row: Value::Object(row), line }))
+        Ok(self.next_record_ref()?.map(|(line, record)| Record { row: record.to_row(), line }))
     }
 
-    /// The next record's fields and starting line; blank lines are skipped.
-    fn next_record(&mut self) -> Result<Option<(usize, Vec<String>)>, CsvError> {
+    /// The next data record and the line it starts on, borrowed until the
+    /// next call; `None` at the end of the text.
+    pub(crate) fn next_record_ref(&mut self) -> Result<Option<(usize, RecordRef<'_, 'a>)>, CsvError> {
+        let Some(line) = self.next_record()? else {
+            return Ok(None);
+        };
+        Ok(Some((line, RecordRef { header: &self.header, fields: &self.fields })))
+    }
+
+    /// Read the next record's fields into `self.fields`; returns its
+    /// starting line. Blank lines are skipped.
+    fn next_record(&mut self) -> Result<Option<usize>, CsvError> {
         loop {
             if self.position >= self.text.len() {
                 return Ok(None);
             }
             let start_line = self.line;
-            let fields = self.read_fields(start_line)?;
-            if !(fields.len() == 1 && fields[0].is_empty()) {
-                return Ok(Some((start_line, fields)));
+            self.read_fields(start_line)?;
+            if !(self.fields.len() == 1 && self.fields[0].is_empty()) {
+                return Ok(Some(start_line));
             }
         }
     }
 
     /// Consume one record's fields, through its line ending.
-    fn read_fields(&mut self, start_line: usize) -> Result<Vec<String>, CsvError> {
-        let bytes = self.text.as_bytes();
-        let mut fields = Vec::new();
-        let mut field = String::new();
+    fn read_fields(&mut self, start_line: usize) -> Result<(), CsvError> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        self.fields.clear();
         let mut i = self.position;
         loop {
-            if i < bytes.len() && bytes[i] == b'"' && field.is_empty() {
-                i = self.read_quoted(i + 1, &mut field, start_line)?;
-            }
+            // A quoted field's content, then any unquoted text after its
+            // closing quote (kept, as Python's csv module keeps it).
+            let quoted = if bytes.get(i) == Some(&b'"') {
+                let (content, after) = self.read_quoted(i + 1, start_line)?;
+                i = after;
+                Some(content)
+            } else {
+                None
+            };
             // Unquoted text runs to the next comma or line ending.
             let run_end =
                 bytes[i..].iter().position(|&b| matches!(b, b',' | b'\n' | b'\r')).map_or(bytes.len(), |n| i + n);
-            field.push_str(&self.text[i..run_end]);
+            let run = &text[i..run_end];
+            self.fields.push(match quoted {
+                None => Cow::Borrowed(run),
+                Some(content) if run.is_empty() => content,
+                Some(content) => Cow::Owned(content.into_owned() + run),
+            });
             i = run_end;
-            fields.push(std::mem::take(&mut field));
             match bytes.get(i) {
                 Some(b',') => i += 1,
                 Some(b'\r') => {
@@ -132,13 +172,16 @@ impl<'a> CsvRows<'a> {
             }
         }
         self.position = i;
-        Ok(fields)
+        Ok(())
     }
 
-    /// Read a quoted field's content after its opening quote; returns the
-    /// index just past the closing quote.
-    fn read_quoted(&mut self, mut i: usize, field: &mut String, start_line: usize) -> Result<usize, CsvError> {
-        let bytes = self.text.as_bytes();
+    /// Read a quoted field's content after its opening quote; returns it
+    /// (borrowed unless it holds a doubled quote) and the index just past the
+    /// closing quote.
+    fn read_quoted(&mut self, mut i: usize, start_line: usize) -> Result<(Cow<'a, str>, usize), CsvError> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut content: Cow<'a, str> = Cow::Borrowed("");
         loop {
             let Some(offset) = bytes[i..].iter().position(|&b| b == b'"') else {
                 return Err(CsvError {
@@ -146,15 +189,19 @@ impl<'a> CsvRows<'a> {
                     line: start_line,
                 });
             };
-            let chunk = &self.text[i..i + offset];
+            let chunk = &text[i..i + offset];
             self.line += count_line_breaks(chunk);
-            field.push_str(chunk);
+            if content.is_empty() {
+                content = Cow::Borrowed(chunk);
+            } else {
+                content.to_mut().push_str(chunk);
+            }
             i += offset + 1;
             if bytes.get(i) == Some(&b'"') {
-                field.push('"');
+                content.to_mut().push('"');
                 i += 1;
             } else {
-                return Ok(i);
+                return Ok((content, i));
             }
         }
     }

@@ -31,6 +31,7 @@ mod findings;
 mod pattern;
 mod py;
 mod reconcile;
+mod row_check;
 mod rules;
 mod source;
 mod validate;

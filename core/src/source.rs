@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::csv::{CsvError, CsvRows};
+use crate::csv::{CsvError, CsvRows, RecordRef};
 use crate::error::{ErrorCode, ToolError};
 
 /// The data argument of a row-taking check.
@@ -15,12 +15,22 @@ pub(crate) enum RowSource {
     Csv(String),
 }
 
-/// One row as a check sees it: where it is, and what it holds.
-pub(crate) struct SourceRow {
-    pub(crate) index: usize,
-    /// The CSV line the record starts on; `None` for JSON rows.
-    pub(crate) line: Option<usize>,
-    pub(crate) row: Value,
+/// One row as a check that reads before it builds sees it: a JSON row is
+/// handed over as it is; a CSV record is lent as its fields, and becomes a
+/// row object only if the check asks ([`RowData::into_value`]).
+pub(crate) enum RowData<'r, 'a> {
+    Json(Value),
+    Record(RecordRef<'r, 'a>),
+}
+
+impl RowData<'_, '_> {
+    /// The row as a JSON value (a CSV record as its row object).
+    pub(crate) fn into_value(self) -> Value {
+        match self {
+            RowData::Json(value) => value,
+            RowData::Record(record) => record.to_row(),
+        }
+    }
 }
 
 /// A CSV text the reader refuses, as the argument error a call gets for it.
@@ -29,21 +39,25 @@ pub(crate) fn csv_error(err: CsvError) -> ToolError {
 }
 
 impl RowSource {
-    /// Hand every row over in order, by value; returns how many there were.
-    pub(crate) fn for_each(self, mut visit: impl FnMut(SourceRow)) -> Result<usize, ToolError> {
+    /// Hand every row over in order, lending CSV records unbuilt: `visit`
+    /// gets each row's index, CSV line and data. Returns how many there were.
+    pub(crate) fn for_each(
+        self,
+        mut visit: impl FnMut(usize, Option<usize>, RowData<'_, '_>),
+    ) -> Result<usize, ToolError> {
         match self {
             RowSource::Rows(rows) => {
                 let count = rows.len();
                 for (index, row) in rows.into_iter().enumerate() {
-                    visit(SourceRow { index, line: None, row });
+                    visit(index, None, RowData::Json(row));
                 }
                 Ok(count)
             }
             RowSource::Csv(text) => {
                 let mut reader = CsvRows::new(&text).map_err(csv_error)?;
                 let mut index = 0;
-                while let Some(record) = reader.next_row().map_err(csv_error)? {
-                    visit(SourceRow { index, line: Some(record.line), row: record.row });
+                while let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? {
+                    visit(index, Some(line), RowData::Record(record));
                     index += 1;
                 }
                 Ok(index)

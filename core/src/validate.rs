@@ -4,43 +4,21 @@
 //! of rows handed in, and a row that is not even an object is quarantined with
 //! that as its reason.
 
-use serde_json::{Map, Value};
-
-use crate::args::ArgReader;
-use crate::coerce::coerce;
-use crate::contract::{parse_columns, Field};
-use crate::error::ToolError;
 use std::collections::HashSet;
 
+use serde_json::{Map, Value};
+
 use crate::abridge::Abridgement;
-use crate::contract::ColumnType;
+use crate::args::ArgReader;
+use crate::contract::{parse_columns, Field};
+use crate::csv::{RecordRef, EXTRA_FIELDS_KEY};
+use crate::error::ToolError;
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity, Tally};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
-use crate::py::value::{is_blank, present, Cell};
-use crate::rules;
-use crate::source::{Capped, RowSource, SourceRow};
-
-/// What a row's findings mean for it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum RowVerdict {
-    Pass,
-    Flag,
-    Quarantine,
-}
-
-impl RowVerdict {
-    /// A quarantining column always quarantines; a flagging one only raises a pass to a flag.
-    fn worsen(self, field: &Field) -> RowVerdict {
-        if field.quarantines {
-            RowVerdict::Quarantine
-        } else if self == RowVerdict::Pass {
-            RowVerdict::Flag
-        } else {
-            self
-        }
-    }
-}
+use crate::py::value::{is_blank, present};
+use crate::row_check::{check_row, severity_for, CodeCount, FullReport, RowCells, RowVerdict};
+use crate::source::{Capped, RowData, RowSource};
 
 /// A row held back (or flagged), with why.
 struct HeldRow {
@@ -81,6 +59,11 @@ struct Outcome {
     undeclared_columns: Vec<String>,
     present_columns: HashSet<String>,
     missing_columns: Vec<String>,
+    /// The keys of the last JSON row whose columns were noted: most rows
+    /// repeat them, and then there is nothing new to note.
+    last_keys: Vec<String>,
+    /// The widest CSV record whose columns were noted.
+    widest_record: usize,
 }
 
 impl Outcome {
@@ -97,87 +80,197 @@ impl Outcome {
             undeclared_columns: Vec::new(),
             present_columns: HashSet::new(),
             missing_columns: Vec::new(),
+            last_keys: Vec::new(),
+            widest_record: 0,
+        }
+    }
+
+    /// A column seen in a row, noted the first time (and listed in
+    /// `columns_seen` when the contract does not declare it).
+    fn note_column(&mut self, fields: &[Field], column: &str) {
+        if !self.present_columns.contains(column) {
+            self.present_columns.insert(column.to_owned());
+            if !fields.iter().any(|field| field.name == column) {
+                self.undeclared_columns.push(column.to_owned());
+            }
+        }
+    }
+
+    fn note_columns_of_object(&mut self, fields: &[Field], row: &Map<String, Value>) {
+        if row.len() == self.last_keys.len() && row.keys().zip(&self.last_keys).all(|(key, last)| key == last) {
+            return;
+        }
+        for column in row.keys() {
+            self.note_column(fields, column);
+        }
+        self.last_keys = row.keys().cloned().collect();
+    }
+
+    /// The columns of a CSV record are a prefix of the header, then
+    /// [`EXTRA_FIELDS_KEY`] when it is wider: only a wider record than any
+    /// before it has columns not yet noted.
+    fn note_columns_of_record(&mut self, fields: &[Field], record: &RecordRef<'_, '_>) {
+        let width = record.fields.len();
+        if width <= self.widest_record {
+            return;
+        }
+        let header = record.header;
+        for column in &header[self.widest_record.min(header.len())..width.min(header.len())] {
+            self.note_column(fields, column);
+        }
+        if width > header.len() {
+            self.note_column(fields, EXTRA_FIELDS_KEY);
+        }
+        self.widest_record = width;
+    }
+
+    /// Whether a row with this verdict and these findings will show in any
+    /// list of the result (and so must be built and checked in full).
+    fn lists(&self, verdict: RowVerdict, has_findings: bool) -> bool {
+        (has_findings && self.findings.has_room())
+            || match verdict {
+                RowVerdict::Quarantine => self.quarantine.has_room(),
+                RowVerdict::Flag => self.flagged.has_room() || self.accepted.has_room(),
+                RowVerdict::Pass => self.accepted.has_room(),
+            }
+    }
+
+    /// Count a row that no list will show, from its counted findings.
+    fn count_unlisted(&mut self, fields: &[Field], verdict: RowVerdict, found: &[(usize, &'static str)]) {
+        let quarantined = verdict == RowVerdict::Quarantine;
+        for &(position, code) in found {
+            let field = &fields[position];
+            self.by_code.add(code);
+            if !field.name.is_empty() {
+                self.by_column.add(&field.name);
+            }
+            if quarantined && severity_for(field) == Severity::Error {
+                self.quarantine_codes.add(code);
+            }
+            self.findings.skip();
+        }
+        match verdict {
+            RowVerdict::Quarantine => self.quarantine.skip(),
+            RowVerdict::Flag => {
+                self.flagged.skip();
+                self.accepted.skip();
+            }
+            RowVerdict::Pass => self.accepted.skip(),
         }
     }
 }
 
-fn severity_for(field: &Field) -> Severity {
-    if field.quarantines {
-        Severity::Error
-    } else {
-        Severity::Warning
+/// What one call checks rows with: the contract, and how its cells are
+/// read from a CSV record (decided once, at the first record).
+struct Plan<'f> {
+    fields: &'f [Field],
+    row_key: Option<&'f str>,
+    records: RecordReading,
+    count: CodeCount,
+}
+
+impl<'f> Plan<'f> {
+    fn new(fields: &'f [Field], row_key: Option<&'f str>) -> Self {
+        Plan { fields, row_key, records: RecordReading::Undecided, count: CodeCount::default() }
     }
 }
 
-/// What checking one row found: its findings, what they mean, and the
-/// coerced values to write back into the row (by field position).
-struct RowCheck {
-    findings: Vec<Finding>,
-    verdict: RowVerdict,
-    coerced: Vec<(usize, Value)>,
+/// How a CSV record's cells are read.
+enum RecordReading {
+    /// No record has been seen yet.
+    Undecided,
+    /// From its fields: `positions[i]` is the header column of field `i`.
+    Fields(Vec<Option<usize>>),
+    /// Only from its row object: when a column is called
+    /// [`EXTRA_FIELDS_KEY`], the object holds the extra fields under that
+    /// name, so only the object says what the cell is.
+    RowObject,
 }
 
-/// Check one row object against every field.
-fn check_row(fields: &[Field], row: &Map<String, Value>, locator: &Locator) -> RowCheck {
-    let mut check = RowCheck { findings: Vec::new(), verdict: RowVerdict::Pass, coerced: Vec::new() };
+impl RecordReading {
+    fn for_header(fields: &[Field], header: &[String]) -> Self {
+        let clash = |name: &String| name == EXTRA_FIELDS_KEY;
+        if fields.iter().any(|field| clash(&field.name)) || header.iter().any(clash) {
+            return RecordReading::RowObject;
+        }
+        RecordReading::Fields(
+            fields.iter().map(|field| header.iter().position(|column| *column == field.name)).collect(),
+        )
+    }
+}
 
-    for (position, field) in fields.iter().enumerate() {
-        let at = Locator { column: Some(field.name.clone()), ..locator.clone() };
-        let raw = row.get(&field.name).unwrap_or(&Value::Null);
-        let severity = severity_for(field);
-
-        if is_blank(raw) {
-            if field.required {
-                // Reported once as required_blank, not once per rule that cannot judge a blank.
-                check.findings.push(
-                    Finding::new("required_blank", severity, "is required but blank")
-                        .at(at)
-                        .expecting("a non-blank value"),
-                );
-                check.verdict = check.verdict.worsen(field);
-                continue;
+/// Check one row: counted where no list shows it, built and checked in full where one does.
+fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: Option<usize>, data: RowData<'_, '_>) {
+    outcome.rows_in += 1;
+    let fields = plan.fields;
+    let counted = match &data {
+        RowData::Json(Value::Object(row)) => {
+            outcome.note_columns_of_object(fields, row);
+            plan.count.found.clear();
+            Some(check_row(fields, &RowCells::Object(row), &mut plan.count))
+        }
+        RowData::Record(record) => {
+            if let RecordReading::Undecided = plan.records {
+                plan.records = RecordReading::for_header(fields, record.header);
             }
-            let blank = Cell::Json(raw.clone());
-            for rule in field.rules.iter().filter(|rule| rule.checks_blank()) {
-                if let Some(problem) = rules::check(rule, &blank) {
-                    check.findings.push(
-                        Finding::new(problem.code, severity, problem.message).at(at.clone()).with_value(present(raw)),
-                    );
-                    check.verdict = check.verdict.worsen(field);
+            match &plan.records {
+                RecordReading::Fields(positions) => {
+                    outcome.note_columns_of_record(fields, record);
+                    plan.count.found.clear();
+                    let cells = RowCells::Record { fields: record.fields, positions };
+                    Some(check_row(fields, &cells, &mut plan.count))
                 }
+                RecordReading::Undecided | RecordReading::RowObject => None,
             }
-            continue;
         }
-
-        let value = match coerce(raw, field.column_type) {
-            Ok(cell) => cell,
-            Err(problem) => {
-                check.findings.push(
-                    Finding::new(problem.code, severity, problem.message)
-                        .at(at)
-                        .with_value(Some(raw.clone()))
-                        .expecting(format!("a value of type {}", field.column_type.name())),
-                );
-                check.verdict = check.verdict.worsen(field);
-                continue;
-            }
-        };
-        if field.column_type != ColumnType::Any {
-            check.coerced.push((position, value.json_safe()));
-        }
-
-        for rule in &field.rules {
-            if let Some(problem) = rules::check(rule, &value) {
-                check.findings.push(
-                    Finding::new(problem.code, severity, problem.message)
-                        .at(at.clone())
-                        .with_value(Some(value.json_safe())),
-                );
-                check.verdict = check.verdict.worsen(field);
-            }
+        RowData::Json(_) => None,
+    };
+    if let Some(verdict) = counted {
+        if !outcome.lists(verdict, !plan.count.found.is_empty()) {
+            outcome.count_unlisted(fields, verdict, &plan.count.found);
+            return;
         }
     }
-    check
+    let row = data.into_value();
+    let Value::Object(row) = row else {
+        quarantine_non_object(outcome, index, line, row);
+        return;
+    };
+    if counted.is_none() {
+        outcome.note_columns_of_object(fields, &row);
+    }
+    validate_listed(plan, outcome, index, line, row);
+}
+
+/// Check a row object the result lists: findings written out, the row cleaned.
+fn validate_listed(plan: &Plan<'_>, outcome: &mut Outcome, index: usize, line: Option<usize>, row: Map<String, Value>) {
+    let fields = plan.fields;
+    // An empty row_key quotes nothing, as does a blank text key.
+    let key_value = plan.row_key.filter(|key| !key.is_empty()).and_then(|key| row.get(key)).filter(|v| !is_blank(v));
+    let locator = Locator { row_index: Some(index), line, row_key: key_value.map(str_of), ..Locator::default() };
+
+    let mut report = FullReport::new(locator.clone());
+    let verdict = check_row(fields, &RowCells::Object(&row), &mut report);
+    let FullReport { findings, coerced, .. } = report;
+    let quarantined = verdict == RowVerdict::Quarantine;
+    record_findings(outcome, &findings, quarantined);
+    match verdict {
+        RowVerdict::Quarantine if outcome.quarantine.has_room() => {
+            let cleaned = cleaned_row(fields, row, coerced);
+            outcome.quarantine.push(HeldRow::new(locator, cleaned, findings));
+        }
+        RowVerdict::Quarantine => outcome.quarantine.skip(),
+        RowVerdict::Flag => {
+            let cleaned = cleaned_row(fields, row, coerced);
+            if outcome.flagged.has_room() {
+                outcome.flagged.push(HeldRow::new(locator, cleaned.clone(), findings));
+            } else {
+                outcome.flagged.skip();
+            }
+            push_accepted(outcome, cleaned);
+        }
+        RowVerdict::Pass => push_accepted(outcome, cleaned_row(fields, row, coerced)),
+    }
 }
 
 /// The row as returned: the input with unambiguous coercions applied.
@@ -225,49 +318,6 @@ fn quarantine_non_object(outcome: &mut Outcome, index: usize, line: Option<usize
     outcome.quarantine.push(held);
 }
 
-fn validate_one(fields: &[Field], row_key: Option<&str>, outcome: &mut Outcome, source_row: SourceRow) {
-    outcome.rows_in += 1;
-    let SourceRow { index, line, row } = source_row;
-    let Value::Object(row) = row else {
-        quarantine_non_object(outcome, index, line, row);
-        return;
-    };
-
-    for column in row.keys() {
-        if !outcome.present_columns.contains(column) {
-            outcome.present_columns.insert(column.clone());
-            if !fields.iter().any(|field| &field.name == column) {
-                outcome.undeclared_columns.push(column.clone());
-            }
-        }
-    }
-
-    // An empty row_key quotes nothing, as does a blank text key.
-    let key_value = row_key.filter(|key| !key.is_empty()).and_then(|key| row.get(key)).filter(|v| !is_blank(v));
-    let locator = Locator { row_index: Some(index), line, row_key: key_value.map(str_of), ..Locator::default() };
-
-    let check = check_row(fields, &row, &locator);
-    let quarantined = check.verdict == RowVerdict::Quarantine;
-    record_findings(outcome, &check.findings, quarantined);
-    match check.verdict {
-        RowVerdict::Quarantine if outcome.quarantine.has_room() => {
-            let cleaned = cleaned_row(fields, row, check.coerced);
-            outcome.quarantine.push(HeldRow::new(locator, cleaned, check.findings));
-        }
-        RowVerdict::Quarantine => outcome.quarantine.skip(),
-        RowVerdict::Flag => {
-            let cleaned = cleaned_row(fields, row, check.coerced);
-            if outcome.flagged.has_room() {
-                outcome.flagged.push(HeldRow::new(locator, cleaned.clone(), check.findings));
-            } else {
-                outcome.flagged.skip();
-            }
-            push_accepted(outcome, cleaned);
-        }
-        RowVerdict::Pass => push_accepted(outcome, cleaned_row(fields, row, check.coerced)),
-    }
-}
-
 fn push_accepted(outcome: &mut Outcome, cleaned: Value) {
     if outcome.accepted.has_room() {
         outcome.accepted.push(cleaned);
@@ -283,7 +333,8 @@ fn validate_all(
     cap: Option<usize>,
 ) -> Result<Outcome, ToolError> {
     let mut outcome = Outcome::new(cap);
-    source.for_each(|row| validate_one(fields, row_key, &mut outcome, row))?;
+    let mut plan = Plan::new(fields, row_key);
+    source.for_each(|index, line, data| validate_one(&mut plan, &mut outcome, index, line, data))?;
 
     // A required column absent from every row usually means the wrong sheet or
     // header row was read: said once, not once per row.

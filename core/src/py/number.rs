@@ -23,12 +23,41 @@ const INT_MAX_STR_DIGITS: usize = 4300;
 /// `inf`/`infinity`/`nan` in any case. Correctly rounded; overflow gives an
 /// infinity and underflow a (signed) zero, never an error, as in Python.
 pub(crate) fn parse_float(s: &str) -> Option<f64> {
+    if let Some(x) = parse_plain_decimal(s) {
+        return Some(x);
+    }
     let ascii = to_ascii_number_text(s)?;
     let cleaned = remove_underscores(&ascii)?;
     let body = trim_c_space(&cleaned);
     let (negative, unsigned) = split_sign(body);
     let magnitude = parse_special(unsigned).or_else(|| parse_decimal(unsigned))?;
     Some(if negative { -magnitude } else { magnitude })
+}
+
+/// The common case of [`parse_float`] without its general machinery: an
+/// optional sign, ASCII digits and at most one point, nothing else (no
+/// space, underscore or exponent). Rust's parser is correctly rounded, as
+/// Python's is, so the value is the same; `None` means "not this shape", and
+/// the general path decides.
+fn parse_plain_decimal(s: &str) -> Option<f64> {
+    let bytes = s.as_bytes();
+    let unsigned = match bytes.first() {
+        Some(b'+' | b'-') => &bytes[1..],
+        _ => bytes,
+    };
+    let mut digits = 0;
+    let mut points = 0;
+    for &b in unsigned {
+        match b {
+            b'0'..=b'9' => digits += 1,
+            b'.' => points += 1,
+            _ => return None,
+        }
+    }
+    if digits == 0 || points > 1 || unsigned.len() > 300 {
+        return None;
+    }
+    s.parse().ok()
 }
 
 /// Python `int(s)` (base 10) for a `str`; `None` where Python raises `ValueError`.
