@@ -66,6 +66,8 @@ pub(crate) enum Coerced<'a> {
     Text(&'a str),
     /// A valid ISO date; its value is the text `YYYY-MM-DD`.
     Date(i32, u32, u32),
+    /// A float from text (possibly NaN or infinite): [`Cell::float`] of it.
+    Float(f64),
     Cell(Cell),
 }
 
@@ -75,6 +77,7 @@ impl Coerced<'_> {
         match self {
             Coerced::Text(s) => Cell::Json(Value::String((*s).to_owned())),
             Coerced::Date(y, m, d) => Cell::Json(Value::String(isodate::iso_date(*y, *m, *d))),
+            Coerced::Float(x) => Cell::float(*x),
             Coerced::Cell(cell) => cell.clone(),
         }
     }
@@ -93,6 +96,7 @@ impl Coerced<'_> {
             Coerced::Text(s) => number::parse_float(s),
             // `float("2025-01-31")` raises.
             Coerced::Date(..) => None,
+            Coerced::Float(x) => Some(*x),
             Coerced::Cell(cell) => cell.to_float(),
         }
     }
@@ -102,6 +106,7 @@ impl Coerced<'_> {
         match self {
             Coerced::Text(s) => Cow::Borrowed(s),
             Coerced::Date(y, m, d) => Cow::Owned(isodate::iso_date(*y, *m, *d)),
+            Coerced::Float(x) => Cow::Owned(Cell::float(*x).str_of()),
             Coerced::Cell(cell) => Cow::Owned(cell.str_of()),
         }
     }
@@ -110,6 +115,7 @@ impl Coerced<'_> {
     pub(crate) fn repr(&self) -> String {
         match self {
             Coerced::Cell(cell) => cell.repr(),
+            Coerced::Float(x) => Cell::float(*x).repr(),
             other => repr::repr_str(&other.str_of()),
         }
     }
@@ -119,6 +125,7 @@ impl Coerced<'_> {
         match self {
             Coerced::Text(s) => other.as_str() == Some(*s),
             Coerced::Date(..) => other.as_str() == Some(&*self.str_of()),
+            Coerced::Float(x) => Cell::float(*x).py_eq(other),
             Coerced::Cell(cell) => cell.py_eq(other),
         }
     }
@@ -128,7 +135,7 @@ impl Coerced<'_> {
         match self {
             Coerced::Text(s) => text::strip(s).is_empty(),
             Coerced::Cell(Cell::Json(json)) => is_blank(json),
-            Coerced::Date(..) | Coerced::Cell(_) => false,
+            Coerced::Date(..) | Coerced::Float(_) | Coerced::Cell(_) => false,
         }
     }
 
@@ -201,9 +208,7 @@ pub(crate) fn coerce(cell: CellRef<'_>, column_type: ColumnType) -> Result<Coerc
 fn coerce_text(s: &str, column_type: ColumnType) -> Result<Coerced<'_>, TypeFailure> {
     match column_type {
         ColumnType::Any | ColumnType::String => Ok(Coerced::Text(s)),
-        ColumnType::Number => {
-            number::parse_float(text::strip(s)).map(|x| Coerced::Cell(Cell::float(x))).ok_or(TypeFailure::NotANumber)
-        }
+        ColumnType::Number => number::parse_float(text::strip(s)).map(Coerced::Float).ok_or(TypeFailure::NotANumber),
         ColumnType::Integer => text_to_integer(s).map(Coerced::Cell),
         ColumnType::Boolean => text_to_boolean(s).map(|b| Coerced::Cell(Cell::Json(Value::Bool(b)))),
         ColumnType::Date => {

@@ -147,8 +147,7 @@ impl<'a> CsvRows<'a> {
                 None
             };
             // Unquoted text runs to the next comma or line ending.
-            let run_end =
-                bytes[i..].iter().position(|&b| matches!(b, b',' | b'\n' | b'\r')).map_or(bytes.len(), |n| i + n);
+            let run_end = find_field_end(bytes, i);
             let run = &text[i..run_end];
             self.fields.push(match quoted {
                 None => Cow::Borrowed(run),
@@ -205,6 +204,33 @@ impl<'a> CsvRows<'a> {
             }
         }
     }
+}
+
+/// The index of the first comma, `\n` or `\r` in `bytes` from `start`, or
+/// the end of `bytes`.
+///
+/// Reads eight bytes at a time (SWAR: a byte equal to the one looked for
+/// becomes zero after XOR, and `has_zero` finds zero bytes in a word),
+/// because this scan is most of what reading a large CSV costs and the
+/// module has no vector instructions to do it with.
+fn find_field_end(bytes: &[u8], start: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Exact for the lowest zero byte, which is the only one used: a false
+    // positive can only appear above a true zero.
+    let has_zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
+    let mut i = start;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let found = has_zero(word ^ (ONES * u64::from(b',')))
+            | has_zero(word ^ (ONES * u64::from(b'\n')))
+            | has_zero(word ^ (ONES * u64::from(b'\r')));
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    bytes[i..].iter().position(|&b| matches!(b, b',' | b'\n' | b'\r')).map_or(bytes.len(), |n| i + n)
 }
 
 /// Line breaks inside a quoted field, counting CRLF once.
@@ -265,6 +291,34 @@ mod tests {
         let err = read_all("id,name,id\n1,2,3\n").unwrap_err();
         assert!(err.message.contains("\"id\" (columns 1 and 3)"), "{}", err.message);
         assert_eq!(err.line, 1);
+    }
+
+    #[test]
+    fn a_field_ends_at_the_first_comma_or_line_ending_wherever_it_falls() {
+        // Filler bytes that differ from a delimiter by one bit or sit next to
+        // one (where a borrow between bytes could give a false match), with
+        // the delimiter at every position in and across an 8-byte word.
+        let filler = [b'-', 0x0b, 0x0c, 0x2b, 0x2d, 0x8c, 0xac, 0x8d, 0x8a, 0x09];
+        for length in 0..20 {
+            for at in 0..=length {
+                for delimiter in [Some(b','), Some(b'\n'), Some(b'\r'), None] {
+                    let mut bytes: Vec<u8> = (0..length).map(|k| filler[k % filler.len()]).collect();
+                    let expected = match delimiter {
+                        Some(d) if at < length => {
+                            bytes[at] = d;
+                            at
+                        }
+                        _ => length,
+                    };
+                    for start in 0..=expected {
+                        assert_eq!(find_field_end(&bytes, start), expected, "{bytes:?} from {start}");
+                    }
+                }
+            }
+        }
+        // The first of several delimiters in one word.
+        assert_eq!(find_field_end(b"ab\r,\n,cdefgh", 0), 2);
+        assert_eq!(find_field_end(b"abcdefg,\n", 0), 7);
     }
 
     #[test]

@@ -62,6 +62,27 @@ pub fn call_tool_owned(name: &str, args: Value) -> Result<Value, ToolError> {
     }
 }
 
+/// Like [`call_tool_owned`], with the `csv` argument given beside the others
+/// rather than inside them, as bytes: the call is exactly the one whose
+/// arguments are `args` with `"csv"` set to that text. A host that reads the
+/// CSV from a file hands it over this way, so the text is never escaped into
+/// JSON and parsed back out (and is taken over without a copy). Bytes that
+/// are not UTF-8 are an argument error naming `csv` and the offset.
+pub fn call_tool_with_csv(name: &str, mut args: Value, csv: Vec<u8>) -> Result<Value, ToolError> {
+    let csv = String::from_utf8(csv).map_err(|err| {
+        let at = err.utf8_error().valid_up_to();
+        ToolError::for_argument(
+            ErrorCode::InvalidArgument,
+            "csv",
+            format!("argument \"csv\" is not UTF-8 text: the byte at offset {at} is not valid UTF-8"),
+        )
+    })?;
+    if let Value::Object(object) = &mut args {
+        object.insert("csv".to_owned(), Value::String(csv));
+    }
+    call_tool_owned(name, args)
+}
+
 /// Like [`call_tool`], with the arguments as JSON text and the result serialised.
 pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError> {
     call_tool_owned(name, parse_arguments(args_json)?).map(|result| result.to_string())

@@ -23,6 +23,15 @@
 //!       1  the rest is a JSON argument error:
 //!          {"code": "<ErrorCode::as_str>", "message": "...", "argument": "..." | null,
 //!           "location": "columns[2].pattern" | null, "line": 12 | null}
+//! mcpv_call_csv(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32,
+//!               csv_ptr: u32, csv_len: u32) -> u64
+//!     mcpv_call with the `csv` argument given beside the others, as raw
+//!     UTF-8 text rather than a JSON string: the call whose arguments are
+//!     `args` with "csv" set to that text. `csv`, when not empty, must be a
+//!     buffer from mcpv_alloc(csv_len) and passes to the module, which reads
+//!     it in place (a host that read a CSV file need not escape it into JSON,
+//!     and the module need not unescape a copy). Text that is not UTF-8 is
+//!     an argument error naming "csv".
 //! ```
 //!
 //! Memory can grow during any call, so a host must re-read the memory's base
@@ -54,6 +63,16 @@ pub fn call(tool: &[u8], args_json: &[u8]) -> Vec<u8> {
 pub fn call_parsed(tool: &[u8], args: Result<Value, ToolError>) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
     match args.and_then(|args| validation_core::call_tool_owned(&name, args)) {
+        Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
+        Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
+    }
+}
+
+/// [`call_parsed`] with the `csv` argument given beside the others as raw
+/// bytes (see `mcpv_call_csv`), taken over without a copy.
+pub fn call_parsed_with_csv(tool: &[u8], args: Result<Value, ToolError>, csv: Vec<u8>) -> Vec<u8> {
+    let name = String::from_utf8_lossy(tool);
+    match args.and_then(|args| validation_core::call_tool_with_csv(&name, args, csv)) {
         Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
         Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
     }
@@ -143,6 +162,38 @@ pub mod exports {
         super::pack(ptr, len)
     }
 
+    /// `mcpv_call_csv(tool_ptr, tool_len, args_ptr, args_len, csv_ptr, csv_len)
+    /// -> (ptr << 32) | len`; see the module documentation.
+    #[no_mangle]
+    pub extern "C" fn mcpv_call_csv(
+        tool_ptr: u32,
+        tool_len: u32,
+        args_ptr: u32,
+        args_len: u32,
+        csv_ptr: u32,
+        csv_len: u32,
+    ) -> u64 {
+        // SAFETY: as for mcpv_call.
+        let tool = unsafe { input(tool_ptr, tool_len) };
+        let args = validation_core::parse_arguments(unsafe { input(args_ptr, args_len) });
+        if args_len > 0 {
+            mcpv_free(args_ptr, args_len);
+        }
+        let csv = if csv_len == 0 {
+            Vec::new()
+        } else {
+            // SAFETY: the caller passes a buffer from mcpv_alloc(csv_len) and
+            // gives it up: it was allocated with the layout of a Vec<u8> of
+            // capacity csv_len (size csv_len, alignment 1), so the Vec owns it
+            // and frees it as one.
+            unsafe { Vec::from_raw_parts(csv_ptr as usize as *mut u8, csv_len as usize, csv_len as usize) }
+        };
+        let result = super::call_parsed_with_csv(tool, args, csv).into_boxed_slice();
+        let len = result.len() as u32;
+        let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
+        super::pack(ptr, len)
+    }
+
     unsafe fn input<'a>(ptr: u32, len: u32) -> &'a [u8] {
         if len == 0 {
             // The pointer may be anything (even 0) when there are no bytes.
@@ -181,6 +232,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn csv_beside_the_arguments_is_the_call_with_csv_inside_them() {
+        let csv = "id,n\nA,1\n\"B,b\",x\n";
+        let inside = serde_json::json!({"columns": [{"name": "n", "type": "integer"}], "csv": csv});
+        let beside = r#"{"columns": [{"name": "n", "type": "integer"}]}"#;
+        let expected = call(b"validate_rows", inside.to_string().as_bytes());
+        let buffer = call_parsed_with_csv(
+            b"validate_rows",
+            validation_core::parse_arguments(beside.as_bytes()),
+            csv.as_bytes().to_vec(),
+        );
+        assert_eq!(decode(&buffer), decode(&expected));
+        assert_eq!(decode(&buffer).1["summary"]["quarantined"], 1, "the row with n = x");
+        // Bytes that are not UTF-8 are refused, naming the argument and the offset.
+        let buffer = call_parsed_with_csv(b"validate_rows", Ok(serde_json::json!({})), b"id\n\xff\n".to_vec());
+        let (status, error) = decode(&buffer);
+        assert_eq!(status, STATUS_ARGUMENT_ERROR);
+        assert_eq!((error["code"].as_str(), error["argument"].as_str()), (Some("invalid_argument"), Some("csv")));
+        assert!(error["message"].as_str().unwrap().contains("offset 3"), "{error}");
     }
 
     #[test]
