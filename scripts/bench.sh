@@ -6,9 +6,10 @@
 #   scripts/bench.sh --quick    # a smoke run on small inputs (figures not meaningful)
 #
 # Builds what it needs in release mode (the module, the server, the bench
-# program), creates or reuses the reference's throwaway virtualenv under
-# <target>/bench/ (cargo's target directory, scripts/target-dir.sh) from
-# tests/conformance/requirements-reference.txt, runs everything, and prints
+# program), creates or reuses two throwaway virtualenvs under <target>/bench/
+# (cargo's target directory, scripts/target-dir.sh): the reference's, from
+# tests/conformance/requirements-reference.txt, and the columnar peers', from
+# bench/peers/requirements.txt; runs everything, and prints
 # the report (also kept in <target>/bench/report.txt).
 # Needs the tools from scripts/ensure-tools.sh, CPython 3.11 as python3 (or
 # MCPV_BENCH_PYTHON), and network access the first time (pip).
@@ -29,25 +30,31 @@ target_dir=$("$root/scripts/target-dir.sh")
 work="$target_dir/bench"
 mkdir -p "$work"
 
-# The reference, pinned with its whole dependency closure. Reused while its
-# `pip freeze` still equals the pins.
-venv="$work/reference-venv"
-requirements="$root/tests/conformance/requirements-reference.txt"
+# A throwaway virtualenv at $1 holding exactly the pins in $2 (their whole
+# dependency closure). Reused while its `pip freeze` still equals the pins.
 normalise() { grep -v '^#' | grep '==' | tr 'A-Z_.' 'a-z--' | sed 's/-*==/==/' | sort; }
-wanted=$(normalise < "$requirements")
-have=""
-if [[ -x "$venv/bin/python" ]]; then
-  have=$("$venv/bin/python" -m pip freeze --all --exclude pip --exclude setuptools --exclude wheel 2>/dev/null | normalise || true)
-fi
-if [[ "$have" != "$wanted" ]]; then
-  python=${MCPV_BENCH_PYTHON:-python3}
-  log "creating the reference's virtualenv $venv with $("$python" --version 2>&1)"
-  "$python" -m venv --clear "$venv"
-  "$venv/bin/python" -m pip install --quiet --no-deps -r "$requirements" >&2
-  "$venv/bin/python" -m pip check >&2
-else
-  log "reusing the reference's virtualenv $venv"
-fi
+ensure_venv() {
+  local venv=$1 requirements=$2 wanted have=""
+  wanted=$(normalise < "$requirements")
+  if [[ -x "$venv/bin/python" ]]; then
+    have=$("$venv/bin/python" -m pip freeze --all --exclude pip --exclude setuptools --exclude wheel 2>/dev/null | normalise || true)
+  fi
+  if [[ "$have" != "$wanted" ]]; then
+    local python=${MCPV_BENCH_PYTHON:-python3}
+    log "creating the virtualenv $venv with $("$python" --version 2>&1)"
+    "$python" -m venv --clear "$venv"
+    "$venv/bin/python" -m pip install --quiet --no-deps -r "$requirements" >&2
+    "$venv/bin/python" -m pip check >&2
+  else
+    log "reusing the virtualenv $venv"
+  fi
+}
+
+# The reference, and the columnar peers (Polars, DuckDB, Pandera on Polars).
+venv="$work/reference-venv"
+ensure_venv "$venv" "$root/tests/conformance/requirements-reference.txt"
+peers_venv="$work/peers-venv"
+ensure_venv "$peers_venv" "$root/bench/peers/requirements.txt"
 
 log "running (progress on stderr, the report on stdout)"
 "$target_dir/release/mcp-validation-bench" \
@@ -56,4 +63,6 @@ log "running (progress on stderr, the report on stdout)"
   --work-dir "$work" \
   --node-script "$root/npm/bench/inprocess.mjs" \
   --npm-wasm "$MCPV_WASM_MODULE" \
+  --peers-python "$peers_venv/bin/python" \
+  --peers-script "$root/bench/peers/validate_csv.py" \
   "$@" | tee "$work/report.txt"

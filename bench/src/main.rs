@@ -9,6 +9,7 @@
 //!                      [--node node] [--node-script npm/bench/inprocess.mjs]
 //!                      [--npm-wasm npm/dist/wasm/mcp_validation_core_bg.wasm]
 //!                      [--sizes 10000,100000] [--quick]
+//!                      [--peers-python PATH] [--peers-script bench/peers/validate_csv.py]
 //! ```
 //!
 //! Prints a report on stdout (progress on stderr):
@@ -18,7 +19,9 @@
 //!   server's peak resident memory;
 //! - this project alone on a 1,000,000-row CSV file named by `path` (the
 //!   reference reads no files): time, fuel, linear memory, peak resident
-//!   size, and every row accounted for;
+//!   size, and every row accounted for; and the columnar peers (Polars,
+//!   `DuckDB`, Pandera on Polars) on the same file and contract ([`peers`]),
+//!   each checked to fail the same rows;
 //! - in process: the native core, the module in wasmtime, and the npm package
 //!   in Node, on the same argument bytes;
 //! - the issue's targets, each marked met or missed.
@@ -37,6 +40,7 @@ mod inprocess;
 mod machine;
 mod mcp;
 mod options;
+mod peers;
 mod report;
 mod run;
 mod servers;

@@ -68,6 +68,9 @@ pub(crate) struct Options {
     pub(crate) node: String,
     pub(crate) node_script: PathBuf,
     pub(crate) npm_wasm: PathBuf,
+    /// The peers' Python and script (`--peers-python`, `--peers-script`);
+    /// without them the large file is run by this project only.
+    pub(crate) peers: Option<crate::peers::PeersSetup>,
     pub(crate) plan: Plan,
 }
 
@@ -80,6 +83,8 @@ pub(crate) fn parse_options() -> Result<Options, String> {
     let mut npm_wasm = PathBuf::from("npm/dist/wasm/mcp_validation_core_bg.wasm");
     let mut sizes = vec![10_000, 100_000];
     let mut quick = false;
+    let mut peers_python = None;
+    let mut peers_script = PathBuf::from("bench/peers/validate_csv.py");
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -97,9 +102,12 @@ pub(crate) fn parse_options() -> Result<Options, String> {
                     .collect::<Result<_, _>>()?;
             }
             "--quick" => quick = true,
+            "--peers-python" => peers_python = Some(PathBuf::from(value()?)),
+            "--peers-script" => peers_script = PathBuf::from(value()?),
             "--help" | "-h" => {
                 return Err("usage: mcp-validation-bench --server PATH --reference PATH --work-dir DIR \
                             [--node node] [--node-script PATH] [--npm-wasm PATH] [--sizes 10000,100000] [--quick]\n\
+                            [--peers-python PATH] [--peers-script bench/peers/validate_csv.py]\n\
                             Normally run through scripts/bench.sh."
                     .into())
             }
@@ -113,6 +121,7 @@ pub(crate) fn parse_options() -> Result<Options, String> {
         node,
         node_script,
         npm_wasm,
+        peers: peers_python.map(|python| crate::peers::PeersSetup { python, script: peers_script }),
         plan: if quick { Plan::quick() } else { Plan::full(sizes) },
     })
 }

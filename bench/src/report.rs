@@ -239,7 +239,7 @@ fn large_file(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     let file = r.file;
     writeln!(
         out,
-        "Large file, this project only (the reference takes rows inline and reads no files): {} on a {}-row CSV file",
+        "Large file (the reference takes rows inline and reads no files; the columnar peers below read the same file): {} on a {}-row CSV file",
         file.workload.tool,
         format_count(file.workload.rows as u64)
     )?;
@@ -264,6 +264,7 @@ fn large_file(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         mcp_validation_server::cli::DEFAULT_MAX_MEMORY_MIB
     )?;
     writeln!(out, "  verdict {}; summary {}", file.verdict, file.summary)?;
+    peers_table(out, file)?;
     writeln!(out)?;
     Ok(())
 }
@@ -437,6 +438,52 @@ fn mark(met: bool) -> &'static str {
     } else {
         "MISSED"
     }
+}
+
+/// The peers on the same file: time, ratio to this project, memory, and
+/// whether they fail the same rows (compared by the hash of the indexes).
+fn peers_table(out: &mut String, file: &FileRun) -> std::fmt::Result {
+    let Some((our_count, our_hash)) = &file.our_failing else {
+        return writeln!(out, "  (no peers run: scripts/bench.sh passes --peers-python)");
+    };
+    writeln!(out)?;
+    writeln!(
+        out,
+        "  The same file and contract in the columnar validators (each a fresh Python process; its clock starts after \
+imports)"
+    )?;
+    writeln!(out, "  {:<56} {:>15} {:>16} {:>12}  failing rows", "system", "median", "this project is", "peak memory")?;
+    let ours = file.samples.median();
+    writeln!(
+        out,
+        "  {:<56} {:>15} {:>16} {:>12}  {}",
+        "this project, over MCP, path (end to end)",
+        median_n(&file.samples),
+        "",
+        size(file.peak_rss),
+        format_count(*our_count)
+    )?;
+    for peer in &file.peers {
+        let samples = Samples(peer.seconds.clone());
+        let median = samples.median();
+        let faster = median / ours;
+        let standing =
+            if faster >= 1.0 { format!("{} faster", ratio(faster)) } else { format!("{} slower", ratio(1.0 / faster)) };
+        let same = if peer.failing_rows == *our_count && peer.failing_sha256 == *our_hash {
+            "the same rows".to_owned()
+        } else {
+            format!("{}: NOT the same rows", format_count(peer.failing_rows))
+        };
+        writeln!(
+            out,
+            "  {:<56} {:>15} {:>16} {:>12}  {same}",
+            format!("{} ({})", peer.system, peer.version),
+            median_n(&samples),
+            standing,
+            size(peer.peak_rss)
+        )?;
+    }
+    Ok(())
 }
 
 /// A median with its run count: `1.23 s (n=5)`.

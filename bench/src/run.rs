@@ -137,7 +137,7 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
     }
 
     progress(&format!("a {}-row CSV file by path: this project over MCP", plan.file_rows));
-    let file = serve_file(&ours, &small, &options.work_dir, plan)?;
+    let file = serve_file(&ours, &small, &options.work_dir, plan, options.peers.as_ref())?;
 
     let python = options.reference.parent().map_or_else(|| PathBuf::from("python3"), |bin| bin.join("python"));
     let facts = machine::describe(&python, &options.node, &options.server);

@@ -192,6 +192,10 @@ pub(crate) struct FileRun {
     pub(crate) verdict: String,
     /// Why the result cannot be right, if it cannot (a row not accounted for).
     pub(crate) problem: Option<String>,
+    /// The peers on the same file, and this project's failing rows as they
+    /// report theirs (count, hash of the indexes); empty without peers.
+    pub(crate) peers: Vec<crate::peers::PeerRun>,
+    pub(crate) our_failing: Option<(u64, String)>,
 }
 
 pub(crate) fn serve_file(
@@ -199,6 +203,7 @@ pub(crate) fn serve_file(
     small: &Workload,
     work_dir: &Path,
     plan: &Plan,
+    peers: Option<&crate::peers::PeersSetup>,
 ) -> Result<FileRun, String> {
     let dir = work_dir.join("files");
     std::fs::create_dir_all(&dir).map_err(|err| format!("{}: {err}", dir.display()))?;
@@ -210,6 +215,18 @@ pub(crate) fn serve_file(
     let args = vec!["--data-root".into(), dir.to_string_lossy().into_owned(), "--log".into(), "info".into()];
     let command = ServerCommand { args, ..ours.clone() };
     let served = serve(&command, small, &workload, plan.file_runs)?;
+    let (peers, our_failing) = match peers {
+        None => (Vec::new(), None),
+        Some(setup) => {
+            crate::progress("the same file: the peers (Polars, DuckDB, Pandera on Polars)");
+            let runs = crate::peers::run_peers(setup, &path, plan.file_runs)?;
+            let args: Value =
+                serde_json::from_str(&workload.args).map_err(|err| format!("the file call's arguments: {err}"))?;
+            let csv = std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+            let quarantined = served.result["summary"]["quarantined"].as_u64().unwrap_or(0);
+            (runs, Some(crate::peers::our_failing_rows(&args, csv, quarantined)?))
+        }
+    };
     std::fs::remove_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
     let logged = |field: &str| {
         served
@@ -234,5 +251,7 @@ pub(crate) fn serve_file(
         summary,
         problem,
         workload,
+        peers,
+        our_failing,
     })
 }

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::bounded::StopFlag;
 use crate::data_files::{DataRoots, FileData, FileError};
+use crate::sandbox::CallInput;
 
 /// The tools that take rows (and so `max_listed`, `csv` and `path`).
 pub const ROW_TOOLS: [&str; 3] = ["validate_rows", "count_distinct", "duplicate_report"];
@@ -52,16 +53,17 @@ fn to_bytes(arguments: Map<String, Value>) -> Vec<u8> {
 }
 
 impl CallSettings {
-    /// The arguments object, parsed, as JSON bytes for the module: the path
-    /// a call whose data is a file takes.
+    /// The arguments object, parsed, as the module's input: the path a call
+    /// whose data is a file takes. A CSV file's text goes beside the
+    /// arguments, as their `csv`.
     fn prepare_object(
         &self,
         tool: &str,
         mut arguments: Map<String, Value>,
         stop: &StopFlag,
-    ) -> Result<Vec<u8>, PrepareError> {
+    ) -> Result<CallInput, PrepareError> {
         if !ROW_TOOLS.contains(&tool) {
-            return Ok(to_bytes(arguments));
+            return Ok(to_bytes(arguments).into());
         }
         if let Some(cap) = self.default_max_listed {
             arguments.entry("max_listed").or_insert_with(|| Value::from(cap));
@@ -71,30 +73,27 @@ impl CallSettings {
         let path_alone = !arguments.contains_key("rows") && !arguments.contains_key("csv");
         let requested = match arguments.get("path") {
             Some(Value::String(path)) if path_alone => path.clone(),
-            _ => return Ok(to_bytes(arguments)),
+            _ => return Ok(to_bytes(arguments).into()),
         };
         let data = self.data_roots.load(&requested, stop)?;
         arguments.remove("path");
         match data {
-            FileData::Csv(text) => {
-                arguments.insert("csv".into(), Value::String(text));
-                Ok(to_bytes(arguments))
-            }
+            FileData::Csv(text) => Ok(CallInput { args: to_bytes(arguments), csv: Some(text) }),
             // The array's text goes in as it is, unparsed: the module parses it once.
-            FileData::JsonArray(rows) => Ok(splice_rows(&arguments, &rows)),
+            FileData::JsonArray(rows) => Ok(splice_rows(&arguments, &rows).into()),
         }
     }
 }
 
 impl CallSettings {
     /// The arguments (the JSON text of an object, as the client sent it) as
-    /// JSON bytes for the module, or why not (a refused or unreadable
+    /// the module's input, or why not (a refused or unreadable
     /// `path`). Built without a tree of the arguments unless a file is read
     /// for the call: only the top level is read, to see which arguments are
     /// there. A file read looks at `stop` between chunks.
-    pub fn prepare(&self, tool: &str, text: &str, stop: &StopFlag) -> Result<Vec<u8>, PrepareError> {
+    pub fn prepare(&self, tool: &str, text: &str, stop: &StopFlag) -> Result<CallInput, PrepareError> {
         if !ROW_TOOLS.contains(&tool) {
-            return Ok(text.as_bytes().to_vec());
+            return Ok(text.as_bytes().to_vec().into());
         }
         let top: HashMap<Cow<'_, str>, &RawValue> =
             serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
@@ -114,9 +113,9 @@ impl CallSettings {
                     .strip_suffix('}')
                     .ok_or_else(|| PrepareError::NotAnObject("no closing brace".into()))?;
                 let separator = if top.is_empty() { "" } else { "," };
-                Ok(format!("{body}{separator}\"max_listed\":{cap}}}").into_bytes())
+                Ok(format!("{body}{separator}\"max_listed\":{cap}}}").into_bytes().into())
             }
-            _ => Ok(text.as_bytes().to_vec()),
+            _ => Ok(text.as_bytes().to_vec().into()),
         }
     }
 }
@@ -155,14 +154,15 @@ mod tests {
     fn the_default_cap_applies_unless_the_call_sets_one() {
         let settings = CallSettings { default_max_listed: Some(20), data_roots: DataRoots::default() };
         let bytes =
-            settings.prepare_object("count_distinct", object(json!({"rows": [], "key": "id"})), &never()).unwrap();
+            settings.prepare_object("count_distinct", object(json!({"rows": [], "key": "id"})), &never()).unwrap().args;
         assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 20);
         let bytes = settings
             .prepare_object("count_distinct", object(json!({"rows": [], "key": "id", "max_listed": 3})), &never())
-            .unwrap();
+            .unwrap()
+            .args;
         assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 3);
         // reconcile lists no rows, and its arguments pass through untouched.
-        let bytes = settings.prepare_object("reconcile", object(json!({"movements": []})), &never()).unwrap();
+        let bytes = settings.prepare_object("reconcile", object(json!({"movements": []})), &never()).unwrap().args;
         assert_eq!(bytes, br#"{"movements":[]}"#);
     }
 
@@ -187,9 +187,9 @@ mod tests {
         ] {
             for settings in [&capped, &uncapped] {
                 let from_text: Value =
-                    serde_json::from_slice(&settings.prepare(tool, text, &never()).unwrap()).unwrap();
+                    serde_json::from_slice(&settings.prepare(tool, text, &never()).unwrap().args).unwrap();
                 let from_object: Value = serde_json::from_slice(
-                    &settings.prepare_object(tool, serde_json::from_str(text).unwrap(), &never()).unwrap(),
+                    &settings.prepare_object(tool, serde_json::from_str(text).unwrap(), &never()).unwrap().args,
                 )
                 .unwrap();
                 assert_eq!(from_text, from_object, "{tool} {text}");
@@ -201,10 +201,32 @@ mod tests {
         }
         // With nothing to add, the client's text goes through untouched.
         let text = r#"{"rows": [{"id": 1.50}], "key": "id", "max_listed": 3}"#;
-        assert_eq!(capped.prepare("count_distinct", text, &never()).unwrap(), text.as_bytes());
+        assert_eq!(
+            capped.prepare("count_distinct", text, &never()).unwrap(),
+            CallInput::from(text.as_bytes().to_vec())
+        );
         // A path alone is read (here: refused) exactly as on the object path.
         let err = uncapped.prepare("validate_rows", r#"{"path": "/etc/passwd", "columns": []}"#, &never()).unwrap_err();
         assert!(matches!(&err, PrepareError::File(file) if file.code == "no_file_access"), "{err}");
+    }
+
+    #[test]
+    fn a_csv_file_goes_beside_the_arguments_as_their_csv() {
+        let dir = std::env::temp_dir().join(format!("mcpv-arguments-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("t.csv"), "id,n\nA,\"1\"\n").unwrap();
+        let settings = CallSettings {
+            default_max_listed: Some(20),
+            data_roots: DataRoots::new(std::slice::from_ref(&dir), 1 << 20).unwrap(),
+        };
+        let input = settings.prepare("validate_rows", r#"{"path": "t.csv", "columns": [{"name": "n"}]}"#, &never());
+        std::fs::remove_dir_all(&dir).unwrap();
+        let input = input.unwrap();
+        // The text unescaped and untouched, and the arguments without the path
+        // or a csv of their own: the module sets csv from the text.
+        assert_eq!(input.csv.as_deref(), Some("id,n\nA,\"1\"\n"));
+        let args: Value = serde_json::from_slice(&input.args).unwrap();
+        assert_eq!(args, json!({"columns": [{"name": "n"}], "max_listed": 20}));
     }
 
     #[test]

@@ -56,7 +56,9 @@ function call(tool, argsBytes, abi = instance) {
 
 test('the module exports the byte ABI next to the wasm-bindgen API', () => {
   const names = WebAssembly.Module.exports(module).map((entry) => entry.name);
-  for (const name of ['memory', 'mcpv_alloc', 'mcpv_free', 'mcpv_call']) assert.ok(names.includes(name), name);
+  for (const name of ['memory', 'mcpv_alloc', 'mcpv_free', 'mcpv_call', 'mcpv_call_csv']) {
+    assert.ok(names.includes(name), name);
+  }
 });
 
 test('an unknown tool is status 1 with the core error as JSON, code first', () => {
@@ -112,6 +114,41 @@ test('for every tool the ABI answers exactly what the JS API answers', () => {
       assert.deepEqual(JSON.parse(json), expected, tool);
     }
   }
+});
+
+/** mcpv_call_csv: the arguments, and the csv argument beside them as raw bytes (both pass to the module). */
+function callWithCsv(tool, argsText, csvBytes) {
+  const toolBytes = encoder.encode(tool);
+  const args = encoder.encode(argsText);
+  const toolPtr = put(toolBytes, abi);
+  const argsPtr = put(args, abi);
+  const csvPtr = put(csvBytes, abi);
+  const packed = abi.mcpv_call_csv(toolPtr, toolBytes.length, argsPtr, args.length, csvPtr, csvBytes.length);
+  abi.mcpv_free(toolPtr, toolBytes.length);
+  const ptr = Number(BigInt.asUintN(64, packed) >> 32n);
+  const len = Number(BigInt.asUintN(32, packed));
+  const buffer = new Uint8Array(abi.memory.buffer, ptr, len).slice();
+  abi.mcpv_free(ptr, len);
+  return { status: buffer[0], json: decoder.decode(buffer.subarray(1)) };
+}
+
+test('csv beside the arguments answers what csv inside them does, for every row tool', () => {
+  const csv = 'id,amount\nA,1.50\n"a, b",x\nA,2\n';
+  const argsOf = {
+    validate_rows: { columns: [{ name: 'amount', type: 'number' }] },
+    count_distinct: { key: 'id' },
+    duplicate_report: { key: 'id' },
+  };
+  for (const [tool, args] of Object.entries(argsOf)) {
+    const inside = call(tool, JSON.stringify({ ...args, csv }));
+    const beside = callWithCsv(tool, JSON.stringify(args), encoder.encode(csv));
+    assert.equal(beside.status, 0, tool);
+    assert.equal(beside.json, inside.json, tool);
+  }
+  // Bytes that are not UTF-8 are an argument error naming csv, not a trap.
+  const { status, json } = callWithCsv('validate_rows', '{}', new Uint8Array([0x69, 0x64, 0x0a, 0xff]));
+  assert.equal(status, 1);
+  assert.equal(JSON.parse(json).argument, 'csv');
 });
 
 test('a tool name that is not UTF-8 is an unknown tool, not a trap', () => {

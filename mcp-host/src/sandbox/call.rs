@@ -1,8 +1,9 @@
 //! One tool call in one fresh instance, through the module's byte ABI.
 //!
 //! The ABI (wasm/src/abi.rs): `mcpv_alloc(len) -> ptr`, then
-//! `mcpv_call(tool_ptr, tool_len, args_ptr, args_len) -> (ptr << 32) | len`,
-//! whose result buffer is a status byte followed by JSON. Nothing is freed:
+//! `mcpv_call(tool_ptr, tool_len, args_ptr, args_len) -> (ptr << 32) | len`
+//! (or `mcpv_call_csv`, with a CSV text beside the arguments), whose result
+//! buffer is a status byte followed by JSON. Nothing is freed:
 //! the whole instance, its memory included, is dropped when the call ends, so
 //! nothing a call leaves behind can reach the next one.
 
@@ -11,6 +12,7 @@ use std::time::{Duration, Instant};
 use wasmtime::{InstancePre, Memory, Store, Trap, TypedFunc, UpdateDeadline};
 
 use super::limits::{Limits, MemoryCap, SandboxError};
+use super::CallInput;
 use crate::bounded::StopFlag;
 
 /// Everything one call's `Store` carries.
@@ -53,19 +55,18 @@ pub(crate) struct RawOutcome {
     pub(crate) elapsed: Duration,
 }
 
-/// Run `tool` on the JSON text `args` in a new instance from `pre`, until
-/// `deadline`.
+/// Run `tool` on `input` in a new instance from `pre`, until `deadline`.
 ///
 /// `stop` is polled once per epoch tick; setting it stops the call.
-/// `args` is released as soon as it is in the module's memory, so a large
-/// call does not hold two copies of its arguments while it runs.
+/// Each part of `input` is released as soon as it is in the module's
+/// memory, so a large call does not hold two copies of its data while it runs.
 pub(crate) fn run(
     pre: &InstancePre<CallState>,
     limits: Limits,
     deadline: Instant,
     stop: StopFlag,
     tool: &[u8],
-    args: Vec<u8>,
+    input: CallInput,
 ) -> Result<RawOutcome, SandboxError> {
     let started = Instant::now();
     let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes), deadline, stop };
@@ -88,7 +89,7 @@ pub(crate) fn run(
         }
     });
 
-    let result = call_abi(&mut store, pre, tool, args);
+    let result = call_abi(&mut store, pre, tool, input);
     let fuel_used = limits.max_fuel - store.get_fuel().unwrap_or(0);
     let memory = &store.data().memory;
     match result {
@@ -143,19 +144,32 @@ fn call_abi(
     store: &mut Store<CallState>,
     pre: &InstancePre<CallState>,
     tool: &[u8],
-    args: Vec<u8>,
+    input: CallInput,
 ) -> Result<(u8, Vec<u8>), AbiError> {
     let instance = pre.instantiate(&mut *store)?;
     let memory =
         instance.get_memory(&mut *store, "memory").ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
     let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
-    let call: TypedFunc<(u32, u32, u32, u32), u64> = instance.get_typed_func(&mut *store, "mcpv_call")?;
 
+    let CallInput { args, csv } = input;
     let tool_ptr = write_input(store, &memory, &alloc, tool)?;
     let args_ptr = write_input(store, &memory, &alloc, &args)?;
     let args_len = len32(&args)?;
     drop(args);
-    let packed = call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, args_len))?;
+    let packed = match csv {
+        None => {
+            let call: TypedFunc<(u32, u32, u32, u32), u64> = instance.get_typed_func(&mut *store, "mcpv_call")?;
+            call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, args_len))?
+        }
+        Some(csv) => {
+            let call: TypedFunc<(u32, u32, u32, u32, u32, u32), u64> =
+                instance.get_typed_func(&mut *store, "mcpv_call_csv")?;
+            let csv_ptr = write_input(store, &memory, &alloc, csv.as_bytes())?;
+            let csv_len = len32(csv.as_bytes())?;
+            drop(csv);
+            call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, args_len, csv_ptr, csv_len))?
+        }
+    };
     let (ptr, len) = ((packed >> 32) as usize, (packed & 0xffff_ffff) as usize);
 
     // Memory may have grown during the call: read it afresh.

@@ -146,6 +146,24 @@ impl Sandbox {
     }
 }
 
+/// A call's input for the module: the arguments' JSON text, and the CSV text
+/// of a `path` file beside them. The module reads that text as the call's
+/// `csv` argument (`mcpv_call_csv`), so a file is never escaped into a JSON
+/// string by the host and unescaped into a copy by the module.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct CallInput {
+    /// The arguments object as JSON text.
+    pub args: Vec<u8>,
+    /// The `csv` argument, given beside `args` (which then has no `csv`).
+    pub csv: Option<String>,
+}
+
+impl From<Vec<u8>> for CallInput {
+    fn from(args: Vec<u8>) -> Self {
+        CallInput { args, csv: None }
+    }
+}
+
 /// The prepared module and the limits every call runs under. Cheap to clone.
 #[derive(Clone)]
 pub struct Module {
@@ -154,11 +172,17 @@ pub struct Module {
 }
 
 impl Module {
-    /// Run `tool` on `args` in a fresh instance, on this thread, until
+    /// Run `tool` on `input` (the arguments' JSON text, or a [`CallInput`]) in a fresh instance, on this thread, until
     /// `deadline` (reported as the timeout limit) or until `stop` is set
     /// (reported as cancelled; looked at once per epoch tick, 10 ms).
-    pub fn call(&self, tool: &str, args: Vec<u8>, deadline: Instant, stop: &StopFlag) -> Result<Outcome, SandboxError> {
-        let raw = call::run(&self.pre, self.limits, deadline, stop.clone(), tool.as_bytes(), args)?;
+    pub fn call(
+        &self,
+        tool: &str,
+        input: impl Into<CallInput>,
+        deadline: Instant,
+        stop: &StopFlag,
+    ) -> Result<Outcome, SandboxError> {
+        let raw = call::run(&self.pre, self.limits, deadline, stop.clone(), tool.as_bytes(), input.into())?;
         let answer = Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?;
         Ok(Outcome { answer, fuel_used: raw.fuel_used, peak_memory_bytes: raw.peak_memory_bytes, elapsed: raw.elapsed })
     }
@@ -174,7 +198,7 @@ fn prepare(engine: &wasmtime::Engine, cache_dir: Option<&Path>) -> Prepared {
     // there is no WASI. The byte ABI (mcpv_*) never calls an import.
     linker.define_unknown_imports_as_traps(&module).map_err(|err| format!("cannot link the module: {err}"))?;
     let pre = linker.instantiate_pre(&module).map_err(|err| format!("cannot pre-instantiate the module: {err}"))?;
-    for export in ["memory", "mcpv_alloc", "mcpv_call"] {
+    for export in ["memory", "mcpv_alloc", "mcpv_call", "mcpv_call_csv"] {
         if module.get_export(export).is_none() {
             return Err(format!("the module has no `{export}` export; is it the validation module?"));
         }
