@@ -22,7 +22,6 @@ bench/peers/requirements.txt; nothing else needs it.
 import argparse
 import hashlib
 import json
-import resource
 import sys
 import time
 
@@ -125,6 +124,17 @@ def pandera_polars_failing(path):
         return sorted(set(indexes) | set(nulls))
 
 
+def peak_resident_kib():
+    """This process's peak resident memory (VmHWM). Not getrusage's
+    ru_maxrss: Linux carries that across execve, so a child would report its
+    parent's peak (the benchmark's) when that was higher."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
 SYSTEMS = {
     "polars": ("Polars (expressions)", "polars", polars_failing),
     "duckdb": ("DuckDB (one SQL query with reasons)", "duckdb", duckdb_failing),
@@ -148,7 +158,7 @@ def main():
         seconds.append(time.perf_counter() - started)
     failing = sorted(int(i) for i in failing)
     digest = hashlib.sha256(",".join(map(str, failing)).encode()).hexdigest()
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak_kib = peak_resident_kib()
     print(
         json.dumps(
             {
