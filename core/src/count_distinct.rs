@@ -5,17 +5,21 @@ use serde_json::Value;
 
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
-use crate::entities::{group_by_key, read_rows, KeyedRow};
+use crate::entities::{group_by_key, read_keys, KeyedPlace};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Severity};
 use crate::py::repr::repr_str;
 use crate::py::text;
 use crate::source::cap_vec;
 
-/// One `repeated_key` finding per key on more than one row, in order of first appearance.
-fn repeated_key_findings(groups: &[(&str, Vec<&KeyedRow>)], key: &str) -> Vec<Finding> {
+/// One `repeated_key` finding per key on more than one row, in order of
+/// first appearance: the first `room` written out (all when `None`), and how
+/// many there are in all.
+fn repeated_key_findings(groups: &[(&str, Vec<&KeyedPlace>)], key: &str, room: Option<usize>) -> (Vec<Finding>, usize) {
     let mut findings = Vec::new();
-    for (group_key, items) in groups.iter().filter(|(_, items)| items.len() > 1) {
+    let repeated = groups.iter().filter(|(_, items)| items.len() > 1);
+    let total = repeated.clone().count();
+    for (group_key, items) in repeated.take(room.unwrap_or(usize::MAX)) {
         let numbers = items.iter().map(|item| (item.index + 1).to_string()).collect::<Vec<_>>().join(", ");
         findings.push(
             Finding::new(
@@ -32,13 +36,12 @@ this is, so it reports the count rather than silently collapsing the rows.",
             ),
         );
     }
-
-    findings
+    (findings, total)
 }
 
 /// The `repeated_keys` entries, each with its row indexes (capped too: a key
 /// on a million rows would otherwise list a million indexes).
-fn repeated_keys_json(repeated: &[(&str, &Vec<&KeyedRow>)], cap: Option<usize>) -> Value {
+fn repeated_keys_json(repeated: &[(&str, &Vec<&KeyedPlace>)], cap: Option<usize>) -> Value {
     repeated
         .iter()
         .map(|(k, items)| {
@@ -79,17 +82,23 @@ count_distinct(rows, key=\"customer_id\")",
         ));
     }
 
-    let (rows, lines) = source.materialise()?;
-    let read = read_rows(&rows, &lines, &key, case_sensitive);
+    let read = read_keys(source, &key, case_sensitive, cap)?;
     let groups = group_by_key(&read.keyed);
-    let mut findings = read.findings.clone();
-    findings.extend(repeated_key_findings(&groups, &key));
+    // The findings list is capped as a whole: the held-back rows' findings
+    // (read up to the cap, counted beyond it), then one per repeated key,
+    // of which only those that can still be listed are written out.
+    let mut findings = read.findings.items().to_vec();
+    let mut findings_omitted = read.findings.omitted();
+    let room = cap.map(|cap| cap.saturating_sub(findings.len()));
+    let (repeated_findings, repeated_total) = repeated_key_findings(&groups, &key, room);
+    findings_omitted += repeated_total - repeated_findings.len();
+    findings.extend(repeated_findings);
 
     let row_count = read.total;
     let distinct = groups.len();
     let difference = row_count - distinct;
     let from_repeated: usize = groups.iter().map(|(_, items)| items.len() - 1).sum();
-    let from_blank = read.blank.len();
+    let from_blank = read.blank.total();
 
     let guidance = if row_count == 0 {
         findings.push(
@@ -117,8 +126,8 @@ table (where that is expected) or an entity table (where it is not).",
     repeated.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(b.0)));
 
     let mut abridgement = Abridgement::new(cap);
-    let mut blank_rows: Vec<Value> = read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect();
-    abridgement.note("blank_key_rows", cap_vec(&mut blank_rows, cap));
+    let blank_rows: Vec<Value> = read.blank.items().iter().map(crate::entities::BlankKeyRow::to_json).collect();
+    abridgement.note("blank_key_rows", read.blank.omitted());
     abridgement.note("repeated_keys", cap_vec(&mut repeated, cap));
     if let Some(cap) = cap {
         let indexes_omitted = repeated.iter().map(|(_, items)| items.len().saturating_sub(cap)).sum();
@@ -131,8 +140,7 @@ table (where that is expected) or an entity table (where it is not).",
     drop(repeated);
     drop(groups);
     drop(read);
-    drop(rows);
-    let findings_omitted = cap_vec(&mut findings, cap);
+    findings_omitted += cap_vec(&mut findings, cap);
     if let Some(finding) = abridgement.finding(findings_omitted, row_count) {
         findings.push(finding);
     }

@@ -6,10 +6,13 @@
 
 use serde_json::{Map, Value};
 
+use crate::csv::EXTRA_FIELDS_KEY;
+use crate::error::ToolError;
 use crate::findings::{object, Finding, Locator, Severity};
 use crate::py::repr::{repr, repr_float, type_name};
 use crate::py::text;
 use crate::py::value::present;
+use crate::source::{Capped, RowData, RowSource};
 
 /// Render a key as a comparable string, or `None` when it is blank.
 ///
@@ -21,6 +24,7 @@ pub(crate) fn normalise_key(value: &Value, case_sensitive: bool) -> Option<Strin
     let text = match value {
         Value::Null => return None,
         Value::Bool(b) => return Some(if *b { "true" } else { "false" }.to_owned()),
+        Value::String(s) => return normalise_key_text(s, case_sensitive),
         Value::Number(n) if n.is_i64() || n.is_u64() => n.to_string(),
         Value::Number(n) => {
             let x = n.as_f64().unwrap_or(f64::NAN);
@@ -33,10 +37,14 @@ pub(crate) fn normalise_key(value: &Value, case_sensitive: bool) -> Option<Strin
                 repr_float(x)
             }
         }
-        Value::String(s) => s.clone(),
         other => repr(other),
     };
-    let text = text::strip(&text);
+    normalise_key_text(&text, case_sensitive)
+}
+
+/// [`normalise_key`] of a text key.
+pub(crate) fn normalise_key_text(text: &str, case_sensitive: bool) -> Option<String> {
+    let text = text::strip(text);
     if text.is_empty() {
         return None;
     }
@@ -51,16 +59,53 @@ pub(crate) struct KeyedRow<'a> {
     pub(crate) row: &'a Map<String, Value>,
 }
 
+/// Where a keyed row is, quoting its key, optionally naming a column.
+fn keyed_locator(index: usize, line: Option<usize>, key: &str, column: Option<&str>) -> Locator {
+    Locator {
+        row_index: Some(index),
+        line,
+        row_key: Some(key.to_owned()),
+        column: column.map(str::to_owned),
+        ..Locator::default()
+    }
+}
+
+/// Something counted under a normalised key.
+pub(crate) trait Keyed {
+    fn key(&self) -> &str;
+}
+
+impl Keyed for KeyedRow<'_> {
+    fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+/// A keyed row's place and key, without the row: all `count_distinct`
+/// keeps of it, so a large table is read without being held.
+pub(crate) struct KeyedPlace {
+    pub(crate) index: usize,
+    pub(crate) line: Option<usize>,
+    pub(crate) key: String,
+}
+
+impl KeyedPlace {
+    /// Where this row is, quoting its key, optionally naming a column.
+    pub(crate) fn locator(&self, column: Option<&str>) -> Locator {
+        keyed_locator(self.index, self.line, &self.key, column)
+    }
+}
+
+impl Keyed for KeyedPlace {
+    fn key(&self) -> &str {
+        &self.key
+    }
+}
+
 impl KeyedRow<'_> {
     /// Where this row is, quoting its key, optionally naming a column.
     pub(crate) fn locator(&self, column: Option<&str>) -> Locator {
-        Locator {
-            row_index: Some(self.index),
-            line: self.line,
-            row_key: Some(self.key.clone()),
-            column: column.map(str::to_owned),
-            ..Locator::default()
-        }
+        keyed_locator(self.index, self.line, &self.key, column)
     }
 
     pub(crate) fn to_json(&self) -> Value {
@@ -113,53 +158,150 @@ pub(crate) fn read_rows<'a>(
     for (index, row) in rows.iter().enumerate() {
         let line = lines.get(index).copied().flatten();
         let Value::Object(map) = row else {
-            let reason = format!("row is a {}, not an object with named columns", type_name(row));
-            read.findings.push(
-                Finding::new("not_an_object", Severity::Error, reason.clone())
-                    .at(Locator::row(index, line))
-                    .with_value(present(row)),
-            );
-            read.blank.push(BlankKeyRow { index, line, row: Value::Object(object([("_raw", row.clone())])), reason });
+            let (blank, finding) = not_an_object(index, line, row);
+            read.findings.push(finding);
+            read.blank.push(blank);
             continue;
         };
         let raw_key = map.get(key).unwrap_or(&Value::Null);
         match normalise_key(raw_key, case_sensitive) {
             Some(normalised) => read.keyed.push(KeyedRow { index, line, key: normalised, row: map }),
             None => {
-                read.blank.push(BlankKeyRow {
-                    index,
-                    line,
-                    row: row.clone(),
-                    reason: format!("'{key}' is missing or blank, so this row belongs to no identifiable entity"),
-                });
-                read.findings.push(
-                    Finding::new(
-                        "blank_key",
-                        Severity::Warning,
-                        format!(
-                            "'{key}' is missing or blank, so this row cannot be attributed to an entity and is excluded from the count"
-                        ),
-                    )
-                    .at(Locator { row_index: Some(index), line, column: Some(key.to_owned()), ..Locator::default() })
-                    .with_value(present(raw_key))
-                    .guide("A blank key is excluded from counts but never dropped \u{2014} it is listed here."),
-                );
+                read.blank.push(blank_key_row(index, line, row.clone(), key));
+                read.findings.push(blank_key_finding(index, line, key, present(raw_key)));
             }
         }
     }
     read
 }
 
+/// A row that is not an object: held back, with its finding.
+fn not_an_object(index: usize, line: Option<usize>, row: &Value) -> (BlankKeyRow, Finding) {
+    let reason = format!("row is a {}, not an object with named columns", type_name(row));
+    let finding = Finding::new("not_an_object", Severity::Error, reason.clone())
+        .at(Locator::row(index, line))
+        .with_value(present(row));
+    (BlankKeyRow { index, line, row: Value::Object(object([("_raw", row.clone())])), reason }, finding)
+}
+
+fn blank_key_row(index: usize, line: Option<usize>, row: Value, key: &str) -> BlankKeyRow {
+    let reason = format!("'{key}' is missing or blank, so this row belongs to no identifiable entity");
+    BlankKeyRow { index, line, row, reason }
+}
+
+fn blank_key_finding(index: usize, line: Option<usize>, key: &str, raw_key: Option<Value>) -> Finding {
+    Finding::new(
+        "blank_key",
+        Severity::Warning,
+        format!(
+            "'{key}' is missing or blank, so this row cannot be attributed to an entity and is excluded from the count"
+        ),
+    )
+    .at(Locator { row_index: Some(index), line, column: Some(key.to_owned()), ..Locator::default() })
+    .with_value(raw_key)
+    .guide("A blank key is excluded from counts but never dropped \u{2014} it is listed here.")
+}
+
+/// The keys of every row, read one row at a time without holding the rows:
+/// what `count_distinct` needs. Rows with no usable key and their findings
+/// are kept up to `cap` and counted beyond it.
+pub(crate) struct KeyReading {
+    pub(crate) total: usize,
+    pub(crate) keyed: Vec<KeyedPlace>,
+    pub(crate) blank: Capped<BlankKeyRow>,
+    pub(crate) findings: Capped<Finding>,
+}
+
+impl KeyReading {
+    fn hold_back(&mut self, make: impl FnOnce() -> (BlankKeyRow, Finding)) {
+        if self.blank.has_room() || self.findings.has_room() {
+            let (blank, finding) = make();
+            self.blank.push(blank);
+            self.findings.push(finding);
+        } else {
+            self.blank.skip();
+            self.findings.skip();
+        }
+    }
+
+    /// One row as a JSON value: the rules of [`read_rows`].
+    fn read_value(&mut self, index: usize, line: Option<usize>, row: Value, key: &str, case_sensitive: bool) {
+        let Value::Object(map) = &row else {
+            self.hold_back(|| not_an_object(index, line, &row));
+            return;
+        };
+        let raw_key = map.get(key).unwrap_or(&Value::Null);
+        match normalise_key(raw_key, case_sensitive) {
+            Some(normalised) => self.keyed.push(KeyedPlace { index, line, key: normalised }),
+            None => {
+                let raw_key = present(raw_key);
+                self.hold_back(|| (blank_key_row(index, line, row, key), blank_key_finding(index, line, key, raw_key)));
+            }
+        }
+    }
+}
+
+/// Where the key sits in a CSV record.
+#[derive(Clone, Copy)]
+enum KeyColumn {
+    /// No record seen yet.
+    Undecided,
+    /// At this field (`None`: no column has the key's name).
+    At(Option<usize>),
+    /// Only the row object can say: a column called [`EXTRA_FIELDS_KEY`]
+    /// holds the extra fields there too.
+    RowObject,
+}
+
+/// Read `source`'s keys (see [`KeyReading`]). A CSV record's key is read
+/// from its field; only a record held back is built into a row object.
+pub(crate) fn read_keys(
+    source: RowSource,
+    key: &str,
+    case_sensitive: bool,
+    cap: Option<usize>,
+) -> Result<KeyReading, ToolError> {
+    let mut read = KeyReading { total: 0, keyed: Vec::new(), blank: Capped::new(cap), findings: Capped::new(cap) };
+    let mut column = KeyColumn::Undecided;
+    read.total = source.for_each(|index, line, data| match data {
+        RowData::Json(row) => read.read_value(index, line, row, key, case_sensitive),
+        RowData::Record(record) => {
+            if let KeyColumn::Undecided = column {
+                let clash = key == EXTRA_FIELDS_KEY || record.header.iter().any(|c| c == EXTRA_FIELDS_KEY);
+                column = if clash {
+                    KeyColumn::RowObject
+                } else {
+                    KeyColumn::At(record.header.iter().position(|c| c == key))
+                };
+            }
+            let KeyColumn::At(position) = column else {
+                return read.read_value(index, line, record.to_row(), key, case_sensitive);
+            };
+            let field = position.and_then(|p| record.fields.get(p));
+            match field.and_then(|text| normalise_key_text(text, case_sensitive)) {
+                Some(normalised) => read.keyed.push(KeyedPlace { index, line, key: normalised }),
+                None => {
+                    let raw_key = field.map(|text| Value::String(text.to_string()));
+                    read.hold_back(|| {
+                        (blank_key_row(index, line, record.to_row(), key), blank_key_finding(index, line, key, raw_key))
+                    });
+                }
+            }
+        }
+    })?;
+    Ok(read)
+}
+
 /// Keyed rows grouped by key, groups in order of first appearance.
-pub(crate) fn group_by_key<'r, 'a>(keyed: &'r [KeyedRow<'a>]) -> Vec<(&'r str, Vec<&'r KeyedRow<'a>>)> {
+pub(crate) fn group_by_key<T: Keyed>(keyed: &[T]) -> Vec<(&str, Vec<&T>)> {
     let mut position: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut groups: Vec<(&str, Vec<&KeyedRow>)> = Vec::new();
+    let mut groups: Vec<(&str, Vec<&T>)> = Vec::new();
     for item in keyed {
-        match position.get(item.key.as_str()) {
+        match position.get(item.key()) {
             Some(&at) => groups[at].1.push(item),
             None => {
-                position.insert(&item.key, groups.len());
-                groups.push((&item.key, vec![item]));
+                position.insert(item.key(), groups.len());
+                groups.push((item.key(), vec![item]));
             }
         }
     }

@@ -9,6 +9,8 @@
 //! the same rows as CSV text where they are text, and generated CSV tables
 //! with short, long and quoted records.
 
+use std::fmt::Write as _;
+
 use conformance_support::{load_cases, vectors_dir, Expected};
 use serde_json::{json, Map, Value};
 use validation_core::validate_rows;
@@ -231,5 +233,99 @@ fn counting_agrees_with_checking_on_generated_rows() {
             .collect();
         let args = json!({"rows": rows, "columns": contract(round % 5 == 0), "row_key": "id"});
         check_caps(&args, &format!("round {round}"));
+    }
+}
+
+/// The parts of a `count_distinct` result that count every row.
+const KEY_COUNTS: [&str; 8] = [
+    "row_count",
+    "distinct_count",
+    "difference",
+    "difference_breakdown",
+    "rows_with_a_key",
+    "rows_with_blank_key",
+    "verdict",
+    "guidance",
+];
+
+/// `count_distinct` reads keys one row at a time and keeps only the
+/// held-back rows a result lists: its counts must not depend on the cap,
+/// and the capped lists must be the first items of the uncapped ones.
+fn check_key_caps(args: &Value, context: &str) {
+    let Ok(full) = validation_core::count_distinct(&with_cap(args, None)) else { return };
+    let total = full["finding_count"].as_u64().unwrap();
+    for cap in [0, 1, 3] {
+        let capped = validation_core::count_distinct(&with_cap(args, Some(cap))).unwrap();
+        let at = format!("{context}, max_listed {cap}");
+        for key in KEY_COUNTS {
+            assert_eq!(capped[key], full[key], "{at}: {key} differs from the uncapped result");
+        }
+        let listed = capped["blank_key_rows"].as_array().unwrap();
+        let all = full["blank_key_rows"].as_array().unwrap();
+        assert_eq!(listed.as_slice(), &all[..all.len().min(cap)], "{at}: blank_key_rows");
+        let findings: Vec<&Value> =
+            capped["findings"].as_array().unwrap().iter().filter(|f| f["code"] != "result_abridged").collect();
+        let all: Vec<&Value> = full["findings"].as_array().unwrap().iter().collect();
+        assert_eq!(findings.as_slice(), &all[..findings.len()], "{at}: the listed findings are not the first ones");
+        assert_eq!(findings.len(), all.len().min(cap), "{at}: findings listed");
+        // The abridgement note, when anything was left out, is the one finding added.
+        let notes = u64::from(capped["findings"].as_array().unwrap().iter().any(|f| f["code"] == "result_abridged"));
+        assert_eq!(capped["finding_count"].as_u64().unwrap(), total + notes, "{at}: finding_count");
+    }
+}
+
+/// `value` without the CSV `line` of its locators (JSON rows have none).
+fn without_lines(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(map) => {
+            if let Some(Value::Object(locator)) = map.get_mut("locator") {
+                locator.remove("line");
+            }
+            for item in map.values_mut() {
+                *item = without_lines(item.take());
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                *item = without_lines(item.take());
+            }
+        }
+        _ => {}
+    }
+    value
+}
+
+#[test]
+fn keys_are_counted_alike_whatever_is_listed_and_from_csv_as_from_rows() {
+    let mut rng = Rng(0xd15c);
+    let keys = ["C-1", " c-1 ", "C-2", "", "  ", "Straße", "STRASSE", "x"];
+    for round in 0..150 {
+        let with_extra = round % 9 == 4;
+        let header = if with_extra { "id,customer,_extra" } else { "id,customer,note" };
+        let mut csv = format!("{header}\n");
+        let mut rows = Vec::new();
+        for i in 0..rng.below(25) {
+            let customer = keys[rng.below(keys.len())];
+            match rng.below(6) {
+                // A record that stops before the key: the key is missing.
+                0 => {
+                    writeln!(csv, "{i}").unwrap();
+                    rows.push(json!({"id": i.to_string()}));
+                }
+                _ => {
+                    writeln!(csv, "{i},{customer},n").unwrap();
+                    let third = if with_extra { "_extra" } else { "note" };
+                    rows.push(json!({"id": i.to_string(), "customer": customer, third: "n"}));
+                }
+            }
+        }
+        let key = if round % 13 == 0 { "_extra" } else { "customer" };
+        let from_csv = json!({"csv": csv, "key": key, "case_sensitive": round % 2 == 0});
+        let from_rows = json!({"rows": rows, "key": key, "case_sensitive": round % 2 == 0});
+        check_key_caps(&from_csv, &format!("round {round}: {csv:?}"));
+        check_key_caps(&from_rows, &format!("round {round} as rows"));
+        let a = validation_core::count_distinct(&from_csv).unwrap();
+        let b = validation_core::count_distinct(&from_rows).unwrap();
+        assert_eq!(without_lines(a), without_lines(b), "round {round}: {csv:?}");
     }
 }
