@@ -46,6 +46,11 @@ function call(tool, argsBytes, abi = instance) {
   // The arguments' buffer passes to the module, which frees it once read.
   const packed = abi.mcpv_call(toolPtr, toolBytes.length, argsPtr, args.length);
   abi.mcpv_free(toolPtr, toolBytes.length);
+  return takeResult(packed, abi);
+}
+
+/** The result buffer a call returned, as {status, json}, freed once copied out. */
+function takeResult(packed, abi) {
   // u64 arrives as a BigInt: the pointer is the high half, the length the low.
   const ptr = Number(BigInt.asUintN(64, packed) >> 32n);
   const len = Number(BigInt.asUintN(32, packed));
@@ -125,11 +130,7 @@ function callWithCsv(tool, argsText, csvBytes) {
   const csvPtr = put(csvBytes, abi);
   const packed = abi.mcpv_call_csv(toolPtr, toolBytes.length, argsPtr, args.length, csvPtr, csvBytes.length);
   abi.mcpv_free(toolPtr, toolBytes.length);
-  const ptr = Number(BigInt.asUintN(64, packed) >> 32n);
-  const len = Number(BigInt.asUintN(32, packed));
-  const buffer = new Uint8Array(abi.memory.buffer, ptr, len).slice();
-  abi.mcpv_free(ptr, len);
-  return { status: buffer[0], json: decoder.decode(buffer.subarray(1)) };
+  return takeResult(packed, abi);
 }
 
 test('csv beside the arguments answers what csv inside them does, for every row tool', () => {
