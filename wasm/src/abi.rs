@@ -183,10 +183,11 @@ pub mod exports {
             Vec::new()
         } else {
             // SAFETY: the caller passes a buffer from mcpv_alloc(csv_len) and
-            // gives it up: it was allocated with the layout of a Vec<u8> of
-            // capacity csv_len (size csv_len, alignment 1), so the Vec owns it
-            // and frees it as one.
-            unsafe { Vec::from_raw_parts(csv_ptr as usize as *mut u8, csv_len as usize, csv_len as usize) }
+            // gives it up: it was allocated with the layout of a boxed byte
+            // slice of csv_len bytes (size csv_len >= 1, alignment 1), so the
+            // box owns it and frees it as one.
+            let bytes = std::ptr::slice_from_raw_parts_mut(csv_ptr as usize as *mut u8, csv_len as usize);
+            unsafe { Box::from_raw(bytes) }.into_vec()
         };
         let result = super::call_parsed_with_csv(tool, args, csv).into_boxed_slice();
         let len = result.len() as u32;
