@@ -5,7 +5,7 @@
 //! keys are refused rather than ignored, because a silently ignored typo is a
 //! rule that never ran in a report that still says "clean".
 
-use regex::Regex;
+use crate::pattern::FullMatch;
 use serde_json::{Map, Value};
 
 use crate::error::{ErrorCode, ToolError};
@@ -71,7 +71,7 @@ pub(crate) enum Rule {
     Min(f64),
     Max(f64),
     Range(f64, f64),
-    Pattern { regex: Regex, source: String },
+    Pattern { regex: FullMatch, source: String },
     OneOf(Vec<Value>),
     NotBlank,
 }
@@ -315,7 +315,7 @@ fn parse_rules(spec: &Map<String, Value>, name: &str, not_blank: bool) -> Result
                 contract_error(&format!("column \"{name}\": \"pattern\" must be a string, got {}", repr::repr(source))),
             ));
         };
-        let regex = pattern::compile_fullmatch(source).map_err(|err| {
+        let regex = pattern::FullMatch::new(source).map_err(|err| {
             let message = match err {
                 PatternError::Invalid(detail) => format!(
                     "column \"{name}\": \"pattern\" is not a valid regular expression ({detail}): {}",

@@ -29,6 +29,7 @@ mod entities;
 pub mod error;
 mod findings;
 mod pattern;
+mod pattern_fixed;
 mod py;
 mod reconcile;
 mod row_check;

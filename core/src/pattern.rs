@@ -10,6 +10,8 @@
 
 use regex::Regex;
 
+use crate::pattern_fixed::FixedWidth;
+
 /// Why a pattern cannot be used.
 #[derive(Debug)]
 pub(crate) enum PatternError {
@@ -19,10 +21,38 @@ pub(crate) enum PatternError {
     Unsupported(&'static str),
 }
 
-/// Compile `source` so that [`Regex::is_match`] means Python's `re.fullmatch`.
-pub(crate) fn compile_fullmatch(source: &str) -> Result<Regex, PatternError> {
+/// Compile `source` so that [`Regex::is_match`] means Python's
+/// `re.fullmatch`; returns the regex and the exact text it was compiled from
+/// (`\A(?:...)\z`).
+pub(crate) fn compile_anchored(source: &str) -> Result<(Regex, String), PatternError> {
     let translated = translate(source)?;
-    Regex::new(&format!(r"\A(?:{translated})\z")).map_err(|err| PatternError::Invalid(compiler_detail(&err)))
+    let anchored = format!(r"\A(?:{translated})\z");
+    let regex = Regex::new(&anchored).map_err(|err| PatternError::Invalid(compiler_detail(&err)))?;
+    Ok((regex, anchored))
+}
+
+/// A column pattern, compiled: Python's `re.fullmatch`, with a fast path for
+/// patterns that are a fixed sequence of character sets.
+#[derive(Debug, Clone)]
+pub(crate) struct FullMatch {
+    regex: Regex,
+    fixed: Option<FixedWidth>,
+}
+
+impl FullMatch {
+    /// Compile `source`; see [`compile_anchored`].
+    pub(crate) fn new(source: &str) -> Result<Self, PatternError> {
+        let (regex, anchored) = compile_anchored(source)?;
+        Ok(FullMatch { regex, fixed: FixedWidth::for_pattern(&anchored) })
+    }
+
+    /// Whether `text` matches in full.
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        match self.fixed.as_ref().and_then(|fixed| fixed.matches(text)) {
+            Some(answer) => answer,
+            None => self.regex.is_match(text),
+        }
+    }
 }
 
 /// The first line of the compiler's explanation, without the pattern echo.
@@ -206,7 +236,7 @@ mod tests {
     use super::*;
 
     fn full(pattern: &str, text: &str) -> bool {
-        compile_fullmatch(pattern).expect("pattern compiles").is_match(text)
+        FullMatch::new(pattern).expect("pattern compiles").is_match(text)
     }
 
     #[test]
@@ -248,8 +278,8 @@ mod tests {
     fn global_flags_must_lead() {
         // CPython 3.11 accepts "(?i)(?s)ab" and rejects "(?i)ab(?s)" and "a(?i)b".
         assert!(full("(?i)(?s)ab", "AB"));
-        assert!(matches!(compile_fullmatch("(?i)ab(?s)"), Err(PatternError::Invalid(_))));
-        assert!(matches!(compile_fullmatch("a(?i)b"), Err(PatternError::Invalid(_))));
+        assert!(matches!(FullMatch::new("(?i)ab(?s)"), Err(PatternError::Invalid(_))));
+        assert!(matches!(FullMatch::new("a(?i)b"), Err(PatternError::Invalid(_))));
         assert!(full("a(?i:b)", "aB"));
     }
 
@@ -264,7 +294,7 @@ mod tests {
             ("a++", "a possessive quantifier"),
             ("a{2}+", "a possessive quantifier"),
         ] {
-            match compile_fullmatch(pattern) {
+            match FullMatch::new(pattern) {
                 Err(PatternError::Unsupported(name)) => assert_eq!(name, construct, "{pattern}"),
                 other => panic!("{pattern}: expected unsupported, got {other:?}"),
             }
@@ -274,7 +304,7 @@ mod tests {
     #[test]
     fn invalid_patterns_are_rejected() {
         for pattern in ["(", "[a", r"\p{L}", "*a", r"\q"] {
-            assert!(matches!(compile_fullmatch(pattern), Err(PatternError::Invalid(_))), "{pattern}");
+            assert!(matches!(FullMatch::new(pattern), Err(PatternError::Invalid(_))), "{pattern}");
         }
     }
 
