@@ -71,7 +71,16 @@ pub(crate) enum Coerced<'a> {
     Cell(Cell),
 }
 
-impl Coerced<'_> {
+impl<'a> Coerced<'a> {
+    /// A blank cell as the rules about blankness see it: its value as given.
+    pub(crate) fn blank(cell: CellRef<'a>) -> Self {
+        match cell {
+            CellRef::Text(s) => Coerced::Text(s),
+            CellRef::Null => Coerced::Cell(Cell::Json(Value::Null)),
+            CellRef::Json(value) => Coerced::Cell(Cell::Json(value.clone())),
+        }
+    }
+
     /// The value as a [`Cell`], allocating what the borrowed forms avoided.
     pub(crate) fn to_cell(&self) -> Cell {
         match self {

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::coerce::{coerce, CellRef};
+use crate::coerce::{coerce, CellRef, Coerced};
 use crate::contract::{ColumnType, Field};
 use crate::findings::{Finding, Locator, Severity};
 use crate::rules;
@@ -99,15 +99,17 @@ pub(crate) fn check_row(fields: &[Field], cells: &RowCells<'_, '_>, report: &mut
                 });
                 continue;
             }
-            // Only a rule about blankness judges a blank, and a blank always fails it.
+            // Only a rule about blankness judges a blank (uncoerced: a blank
+            // has no typed value).
+            let blank = Coerced::blank(raw);
             for rule in field.rules.iter().filter(|rule| rule.checks_blank()) {
-                found("blank", &mut |at| {
-                    let value = raw.to_value();
-                    let value = (!value.is_null()).then_some(value);
-                    Finding::new("blank", severity, rules::message(rule, &crate::coerce::Coerced::Text("")))
-                        .at(at)
-                        .with_value(value)
-                });
+                if let Some(code) = rules::failure(rule, &blank) {
+                    found(code, &mut |at| {
+                        let value = raw.to_value();
+                        let value = (!value.is_null()).then_some(value);
+                        Finding::new(code, severity, rules::message(rule, &blank)).at(at).with_value(value)
+                    });
+                }
             }
             continue;
         }
