@@ -95,3 +95,28 @@ fn sha256_hex(bytes: &[u8]) -> String {
         hex
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn our_failing_rows_are_hashed_as_the_peer_script_hashes_them() {
+        // Rows 1 (pattern) and 3 (amount below 0) fail; the expected hash is
+        // Python's hashlib.sha256(b"1,3").hexdigest(), as validate_csv.py
+        // computes it from the sorted indexes joined by commas.
+        let csv = "invoice,amount\nINV-000001,1\ninv-2,2\nINV-000003,3\nINV-000004,-4\n";
+        let args = serde_json::json!({
+            "path": "ignored.csv",
+            "columns": [
+                {"name": "invoice", "pattern": "INV-\\d{6}"},
+                {"name": "amount", "type": "number", "min": 0},
+            ],
+        });
+        let (count, hash) = our_failing_rows(&args, csv.to_owned(), 2).unwrap();
+        assert_eq!(count, 2);
+        assert_eq!(hash, "ef96f1f6b55a072e70c2b4e8bd6585793f5f05ace0c01a5b07fad298a4d0051a");
+        // A wrong count of quarantined rows is refused, not hashed.
+        assert!(our_failing_rows(&args, csv.to_owned(), 3).is_err());
+    }
+}
