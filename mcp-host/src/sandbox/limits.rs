@@ -117,6 +117,11 @@ impl MemoryCap {
     pub(crate) fn new(limit_bytes: u64) -> Self {
         MemoryCap { limit_bytes: usize::try_from(limit_bytes).unwrap_or(usize::MAX), denied: false, peak_bytes: 0 }
     }
+
+    /// The most linear memory a call may have.
+    pub(crate) fn max_bytes(&self) -> usize {
+        self.limit_bytes
+    }
 }
 
 /// Table elements allowed per table. The module's only tables are
