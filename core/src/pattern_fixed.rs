@@ -15,8 +15,28 @@ use regex_syntax::hir::{Class, Hir, HirKind, Look};
 /// A full-match pattern that is a fixed sequence of ASCII character sets.
 #[derive(Debug, Clone)]
 pub(crate) struct FixedWidth {
-    /// The set each position's byte must be in: bit `b` of a mask is byte `b`.
-    positions: Vec<u128>,
+    /// The set each position's byte must be in.
+    positions: Vec<AsciiSet>,
+}
+
+/// A set of ASCII bytes, as a table: one load to test a byte (a 128-bit
+/// mask would need several instructions per test in WebAssembly).
+#[derive(Debug, Clone, Copy)]
+struct AsciiSet([bool; 128]);
+
+impl AsciiSet {
+    const EMPTY: AsciiSet = AsciiSet([false; 128]);
+
+    fn of(byte: u8) -> AsciiSet {
+        let mut set = AsciiSet::EMPTY;
+        set.0[usize::from(byte)] = true;
+        set
+    }
+
+    /// Whether `byte` (ASCII, as the caller checked) is in the set.
+    fn contains(&self, byte: u8) -> bool {
+        self.0[usize::from(byte & 0x7f)]
+    }
 }
 
 impl FixedWidth {
@@ -45,23 +65,20 @@ impl FixedWidth {
             return None;
         }
         let bytes = text.as_bytes();
-        Some(
-            bytes.len() == self.positions.len()
-                && bytes.iter().zip(&self.positions).all(|(&b, &set)| set & (1u128 << b) != 0),
-        )
+        Some(bytes.len() == self.positions.len() && bytes.iter().zip(&self.positions).all(|(&b, set)| set.contains(b)))
     }
 }
 
 /// Append the sets `hir` matches one after another, or `None` if it is not
 /// a fixed sequence of characters.
-fn push_sets(hir: &Hir, positions: &mut Vec<u128>) -> Option<()> {
+fn push_sets(hir: &Hir, positions: &mut Vec<AsciiSet>) -> Option<()> {
     match hir.kind() {
         HirKind::Literal(literal) => {
             for &byte in &literal.0 {
                 if !byte.is_ascii() {
                     return None;
                 }
-                positions.push(1u128 << byte);
+                positions.push(AsciiSet::of(byte));
             }
         }
         HirKind::Class(class) => positions.push(ascii_set(class)),
@@ -87,12 +104,12 @@ fn push_sets(hir: &Hir, positions: &mut Vec<u128>) -> Option<()> {
     Some(())
 }
 
-/// The ASCII characters a class matches, as a mask.
-fn ascii_set(class: &Class) -> u128 {
-    let mut set = 0u128;
+/// The ASCII characters a class matches.
+fn ascii_set(class: &Class) -> AsciiSet {
+    let mut set = AsciiSet::EMPTY;
     let mut add = |low: u32, high: u32| {
         for c in low..=high.min(127) {
-            set |= 1u128 << c;
+            set.0[c as usize] = true;
         }
     };
     match class {
@@ -173,11 +190,8 @@ mod tests {
                     fast.positions
                         .iter()
                         .map(|&set| {
-                            let fitting: Vec<char> = alphabet
-                                .iter()
-                                .copied()
-                                .filter(|&c| (c as u32) < 128 && set & (1u128 << c as u32) != 0)
-                                .collect();
+                            let fitting: Vec<char> =
+                                alphabet.iter().copied().filter(|&c| c.is_ascii() && set.contains(c as u8)).collect();
                             if fitting.is_empty() || rng.below(20) == 0 {
                                 alphabet[rng.below(alphabet.len())]
                             } else {
