@@ -125,6 +125,11 @@ impl ArgReader {
         }
     }
 
+    /// An optional parameter of any JSON type; absent or null is `None`.
+    pub(crate) fn optional_any(&mut self, name: &str) -> Option<Value> {
+        self.take(name, false).filter(|value| !value.is_null())
+    }
+
     /// A `float` parameter with a default.
     pub(crate) fn float_or(&mut self, name: &str, default: f64) -> f64 {
         match self.take(name, false) {

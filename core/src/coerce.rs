@@ -66,6 +66,8 @@ pub(crate) enum Coerced<'a> {
     Text(&'a str),
     /// A valid ISO date; its value is the text `YYYY-MM-DD`.
     Date(i32, u32, u32),
+    /// A valid ISO datetime; its value is its `isoformat()` text.
+    Datetime(isodate::DateTime),
     /// A float from text (possibly NaN or infinite): [`Cell::float`] of it.
     Float(f64),
     Cell(Cell),
@@ -86,6 +88,7 @@ impl<'a> Coerced<'a> {
         match self {
             Coerced::Text(s) => Cell::Json(Value::String((*s).to_owned())),
             Coerced::Date(y, m, d) => Cell::Json(Value::String(isodate::iso_date(*y, *m, *d))),
+            Coerced::Datetime(moment) => Cell::Json(Value::String(moment.isoformat())),
             Coerced::Float(x) => Cell::float(*x),
             Coerced::Cell(cell) => cell.clone(),
         }
@@ -104,7 +107,7 @@ impl<'a> Coerced<'a> {
         match self {
             Coerced::Text(s) => number::parse_float(s),
             // `float("2025-01-31")` raises.
-            Coerced::Date(..) => None,
+            Coerced::Date(..) | Coerced::Datetime(_) => None,
             Coerced::Float(x) => Some(*x),
             Coerced::Cell(cell) => cell.to_float(),
         }
@@ -115,6 +118,7 @@ impl<'a> Coerced<'a> {
         match self {
             Coerced::Text(s) => Cow::Borrowed(s),
             Coerced::Date(y, m, d) => Cow::Owned(isodate::iso_date(*y, *m, *d)),
+            Coerced::Datetime(moment) => Cow::Owned(moment.isoformat()),
             Coerced::Float(x) => Cow::Owned(Cell::float(*x).str_of()),
             Coerced::Cell(cell) => Cow::Owned(cell.str_of()),
         }
@@ -133,7 +137,7 @@ impl<'a> Coerced<'a> {
     pub(crate) fn py_eq(&self, other: &Value) -> bool {
         match self {
             Coerced::Text(s) => other.as_str() == Some(*s),
-            Coerced::Date(..) => other.as_str() == Some(&*self.str_of()),
+            Coerced::Date(..) | Coerced::Datetime(_) => other.as_str() == Some(&*self.str_of()),
             Coerced::Float(x) => Cell::float(*x).py_eq(other),
             Coerced::Cell(cell) => cell.py_eq(other),
         }
@@ -144,7 +148,7 @@ impl<'a> Coerced<'a> {
         match self {
             Coerced::Text(s) => text::strip(s).is_empty(),
             Coerced::Cell(Cell::Json(json)) => is_blank(json),
-            Coerced::Date(..) | Coerced::Float(_) | Coerced::Cell(_) => false,
+            Coerced::Date(..) | Coerced::Datetime(_) | Coerced::Float(_) | Coerced::Cell(_) => false,
         }
     }
 
@@ -171,6 +175,7 @@ pub(crate) enum TypeFailure {
     NotWholeFloat(f64),
     NotABoolean,
     NotADate,
+    NotADatetime,
 }
 
 impl TypeFailure {
@@ -182,6 +187,7 @@ impl TypeFailure {
             TypeFailure::NotAnInteger | TypeFailure::NotWholeText | TypeFailure::NotWholeFloat(_) => "not_an_integer",
             TypeFailure::NotABoolean => "not_a_boolean",
             TypeFailure::NotADate => "not_a_date",
+            TypeFailure::NotADatetime => "not_a_datetime",
         }
     }
 
@@ -197,6 +203,11 @@ impl TypeFailure {
             TypeFailure::NotADate => {
                 format!("{} is not an ISO-8601 date (expected YYYY-MM-DD)", repr::repr(value))
             }
+            TypeFailure::NotADatetime => format!(
+                "{} is not an ISO-8601 datetime (expected YYYY-MM-DDTHH:MM[:SS[.ffffff]][+HH:MM], as Python's \
+datetime.fromisoformat reads it)",
+                repr::repr(value)
+            ),
         }
     }
 }
@@ -226,6 +237,9 @@ fn coerce_text(s: &str, column_type: ColumnType) -> Result<Coerced<'_>, TypeFail
                 isodate::date_fromisoformat(stripped).or_else(|| isodate::datetime_fromisoformat_date(stripped));
             parsed.map(|(y, m, d)| Coerced::Date(y, m, d)).ok_or(TypeFailure::NotADate)
         }
+        ColumnType::Datetime => {
+            isodate::datetime_fromisoformat(text::strip(s)).map(Coerced::Datetime).ok_or(TypeFailure::NotADatetime)
+        }
     }
 }
 
@@ -251,6 +265,7 @@ fn coerce_json(value: &Value, column_type: ColumnType) -> Result<Cell, TypeFailu
         (ColumnType::Integer, _) => wrong("an integer"),
         (ColumnType::Boolean, _) => Err(TypeFailure::NotABoolean),
         (ColumnType::Date, _) => Err(TypeFailure::NotADate),
+        (ColumnType::Datetime, _) => Err(TypeFailure::NotADatetime),
     }
 }
 

@@ -35,6 +35,8 @@ pub(crate) struct Locator {
     pub(crate) line: Option<usize>,
     pub(crate) row_key: Option<String>,
     pub(crate) column: Option<String>,
+    /// For a repeated value or key: the row that held it first.
+    pub(crate) first_row_index: Option<usize>,
     pub(crate) movement_index: Option<usize>,
     pub(crate) side: Option<&'static str>,
 }
@@ -68,6 +70,10 @@ impl Locator {
         }
         if let Some(column) = &self.column {
             out.insert("column".into(), column.clone().into());
+        }
+        if let Some(index) = self.first_row_index {
+            out.insert("first_row_index".into(), index.into());
+            out.insert("first_row_number".into(), (index + 1).into());
         }
         if let Some(index) = self.movement_index {
             out.insert("movement_index".into(), index.into());
@@ -194,6 +200,9 @@ pub(crate) mod verdict {
     pub(crate) const DOES_NOT_CLOSE: &str = "does_not_close";
     pub(crate) const REVIEW_REQUIRED: &str = "review_required";
     pub(crate) const INPUTS_REJECTED: &str = "inputs_rejected";
+    /// `validate_rows` with table rules: no row was quarantined, but the
+    /// table as a whole fails (its size, its columns).
+    pub(crate) const TABLE_REJECTED: &str = "table_rejected";
 }
 
 /// Build the standard response: `tool`, `ok`, `verdict`, `finding_count`,

@@ -28,8 +28,6 @@ mod duplicates;
 mod entities;
 pub mod error;
 mod findings;
-// used by the contract's format rule (in progress)
-#[allow(dead_code)]
 mod formats;
 mod pattern;
 mod pattern_fixed;
@@ -39,6 +37,7 @@ mod row_check;
 mod rules;
 mod source;
 mod validate;
+mod value_key;
 
 pub use catalog::{tool_catalog, tool_catalog_json};
 pub use csv_table::read_csv;

@@ -16,7 +16,9 @@ use serde_json::{Map, Value};
 use crate::coerce::{coerce, CellRef, Coerced};
 use crate::contract::{ColumnType, Field};
 use crate::findings::{Finding, Locator, Severity};
+use crate::py::repr;
 use crate::rules;
+use crate::value_key::{write_key, FirstSeen};
 
 /// What a row's findings mean for it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -27,9 +29,9 @@ pub(crate) enum RowVerdict {
 }
 
 impl RowVerdict {
-    /// A quarantining column always quarantines; a flagging one only raises a pass to a flag.
-    fn worsen(self, field: &Field) -> RowVerdict {
-        if field.quarantines {
+    /// A quarantining finding always quarantines; a flagging one only raises a pass to a flag.
+    fn worsen(self, quarantines: bool) -> RowVerdict {
+        if quarantines {
             RowVerdict::Quarantine
         } else if self == RowVerdict::Pass {
             RowVerdict::Flag
@@ -68,28 +70,90 @@ impl RowCells<'_, '_> {
     }
 }
 
+/// What a finding is about: a field of the contract (by position), or the
+/// row's primary key; and what it weighs.
+#[derive(Clone, Copy)]
+pub(crate) struct About<'f> {
+    /// The field's position, or `None` for a primary key of several columns.
+    pub(crate) position: Option<usize>,
+    /// The column a finding is located at.
+    pub(crate) column: Option<&'f str>,
+    pub(crate) severity: Severity,
+}
+
+impl<'f> About<'f> {
+    fn field(position: usize, field: &'f Field) -> Self {
+        About { position: Some(position), column: Some(&field.name), severity: severity_for(field) }
+    }
+}
+
 /// Where [`check_row`] reports what it finds.
 pub(crate) trait RowReport {
-    /// A finding on the field at `position`; `build` writes it, given the
-    /// cell's locator, if this report keeps findings.
-    fn finding(&mut self, position: usize, field: &Field, code: &'static str, build: impl FnOnce(Locator) -> Finding);
+    /// A finding; `build` writes it, given the row's locator at the finding's
+    /// column, if this report keeps findings.
+    fn finding(&mut self, about: About<'_>, code: &'static str, build: impl FnOnce(Locator) -> Finding);
 
     /// The coerced value of the field at `position` (for the cleaned row).
     fn coerced(&mut self, position: usize, value: impl FnOnce() -> Value);
 }
 
-/// Check one row against every field; returns what its findings mean.
-pub(crate) fn check_row(fields: &[Field], cells: &RowCells<'_, '_>, report: &mut impl RowReport) -> RowVerdict {
+/// The checks of one call that look across rows (`unique`, the primary
+/// key), with what they have seen so far. A row may be checked twice
+/// (counted, then in full): what was seen is keyed by row, so the second
+/// check finds the same.
+pub(crate) struct RowChecks<'f> {
+    fields: &'f [Field],
+    primary_key: &'f [usize],
+    /// For each field: the first row of each of its values (used by `unique` fields only).
+    unique_seen: Vec<FirstSeen>,
+    key_seen: FirstSeen,
+    scratch: Vec<u8>,
+    key: Vec<u8>,
+}
+
+impl<'f> RowChecks<'f> {
+    pub(crate) fn new(fields: &'f [Field], primary_key: &'f [usize]) -> Self {
+        RowChecks {
+            fields,
+            primary_key,
+            unique_seen: fields.iter().map(|_| FirstSeen::default()).collect(),
+            key_seen: FirstSeen::default(),
+            scratch: Vec::new(),
+            key: Vec::new(),
+        }
+    }
+
+    /// The contract's fields.
+    pub(crate) fn fields(&self) -> &'f [Field] {
+        self.fields
+    }
+}
+
+/// Check row `row` against every field; returns what its findings mean.
+pub(crate) fn check_row(
+    checks: &mut RowChecks<'_>,
+    row: usize,
+    cells: &RowCells<'_, '_>,
+    report: &mut impl RowReport,
+) -> RowVerdict {
+    let fields = checks.fields;
     let mut verdict = RowVerdict::Pass;
+    // The primary key's value, built field by field; `None` once a key
+    // field is blank or has no typed value (it is then reported as such).
+    let mut key_complete = !checks.primary_key.is_empty();
+    checks.key.clear();
     for (position, field) in fields.iter().enumerate() {
         let raw = cells.cell(position, field);
         let severity = severity_for(field);
+        let about = About::field(position, field);
+        let in_key = checks.primary_key.contains(&position);
         let mut found = |code: &'static str, build: &mut dyn FnMut(Locator) -> Finding| {
-            report.finding(position, field, code, build);
-            verdict = verdict.worsen(field);
+            report.finding(about, code, build);
+            verdict = verdict.worsen(field.quarantines);
         };
 
         if raw.is_blank() {
+            key_complete &= !in_key;
             if field.required {
                 // Reported once as required_blank, not once per rule that cannot judge a blank.
                 found("required_blank", &mut |at| {
@@ -103,7 +167,7 @@ pub(crate) fn check_row(fields: &[Field], cells: &RowCells<'_, '_>, report: &mut
             // has no typed value).
             let blank = Coerced::blank(raw);
             for rule in field.rules.iter().filter(|rule| rule.checks_blank()) {
-                if let Some(code) = rules::failure(rule, &blank) {
+                if let Some(code) = rules::failure(rule, &blank, &mut checks.scratch) {
                     found(code, &mut |at| {
                         let value = raw.to_value();
                         let value = (!value.is_null()).then_some(value);
@@ -117,6 +181,7 @@ pub(crate) fn check_row(fields: &[Field], cells: &RowCells<'_, '_>, report: &mut
         let value = match coerce(raw, field.column_type) {
             Ok(value) => value,
             Err(failure) => {
+                key_complete &= !in_key;
                 found(failure.code(), &mut |at| {
                     let original = raw.to_value();
                     Finding::new(failure.code(), severity, failure.message(&original))
@@ -128,30 +193,100 @@ pub(crate) fn check_row(fields: &[Field], cells: &RowCells<'_, '_>, report: &mut
             }
         };
         for rule in &field.rules {
-            if let Some(code) = rules::failure(rule, &value) {
+            if let Some(code) = rules::failure(rule, &value, &mut checks.scratch) {
                 found(code, &mut |at| {
-                    Finding::new(code, severity, rules::message(rule, &value))
+                    let finding = Finding::new(code, severity, rules::message(rule, &value))
                         .at(at)
-                        .with_value(Some(value.json_safe()))
+                        .with_value(Some(value.json_safe()));
+                    match rules::expected(rule) {
+                        Some(expected) => finding.expecting(expected),
+                        None => finding,
+                    }
                 });
             }
+        }
+        let has_key = (field.unique || in_key) && write_key(&value, &mut checks.scratch);
+        if field.unique && has_key {
+            let first = checks.unique_seen[position].first_row(&checks.scratch, row);
+            if first != row {
+                found("duplicate_value", &mut |mut at| {
+                    at.first_row_index = Some(first);
+                    Finding::new(
+                        "duplicate_value",
+                        severity,
+                        format!("{} repeats the value of row {} (the column is unique)", value.repr(), first + 1),
+                    )
+                    .at(at)
+                    .with_value(Some(value.json_safe()))
+                    .expecting("a value no other row holds")
+                });
+            }
+        }
+        if in_key {
+            key_complete &= has_key;
+            // Length-prefixed, so ("ab", "c") and ("a", "bc") stay apart.
+            checks.key.extend_from_slice(&(checks.scratch.len() as u64).to_le_bytes());
+            checks.key.extend_from_slice(&checks.scratch);
         }
         if field.column_type != ColumnType::Any {
             report.coerced(position, || value.json_safe());
         }
     }
+    if key_complete {
+        let first = checks.key_seen.first_row(&checks.key, row);
+        if first != row {
+            report_repeated_key(checks, cells, first, report);
+            verdict = RowVerdict::Quarantine;
+        }
+    }
     verdict
 }
 
-/// Counts a row's findings: the field position and code of each, in order.
+/// A row whose primary key an earlier row holds: quarantined, located at
+/// the key's column (one column) or at the row (several), with the key's
+/// values as given.
+fn report_repeated_key(checks: &RowChecks<'_>, cells: &RowCells<'_, '_>, first: usize, report: &mut impl RowReport) {
+    let fields = checks.fields;
+    let key = checks.primary_key;
+    let about = match key {
+        [only] => About { position: Some(*only), column: Some(&fields[*only].name), severity: Severity::Error },
+        _ => About { position: None, column: None, severity: Severity::Error },
+    };
+    report.finding(about, "duplicate_key", |mut at| {
+        at.first_row_index = Some(first);
+        let names: Vec<&str> = key.iter().map(|&at| fields[at].name.as_str()).collect();
+        let values: Vec<Value> = key.iter().map(|&at| cells.cell(at, &fields[at]).to_value()).collect();
+        let (message, value) = match (&names[..], &values[..]) {
+            ([name], [value]) => (
+                format!("primary key {} value {} repeats row {}", repr::repr_str(name), repr::repr(value), first + 1),
+                value.clone(),
+            ),
+            _ => {
+                let quoted = values.iter().map(repr::repr).collect::<Vec<_>>().join(", ");
+                let object = names.iter().zip(&values).map(|(name, value)| ((*name).to_owned(), value.clone()));
+                (
+                    format!("primary key ({}) = ({quoted}) repeats row {}", names.join(", "), first + 1),
+                    Value::Object(object.collect()),
+                )
+            }
+        };
+        Finding::new("duplicate_key", Severity::Error, message)
+            .at(at)
+            .with_value(Some(value))
+            .expecting("a primary key no other row holds")
+    });
+}
+
+/// Counts a row's findings: for each, the field it is on (`None` for a
+/// primary key of several columns), its code and its severity, in order.
 #[derive(Default)]
 pub(crate) struct CodeCount {
-    pub(crate) found: Vec<(usize, &'static str)>,
+    pub(crate) found: Vec<(Option<usize>, &'static str, Severity)>,
 }
 
 impl RowReport for CodeCount {
-    fn finding(&mut self, position: usize, _: &Field, code: &'static str, _: impl FnOnce(Locator) -> Finding) {
-        self.found.push((position, code));
+    fn finding(&mut self, about: About<'_>, code: &'static str, _: impl FnOnce(Locator) -> Finding) {
+        self.found.push((about.position, code, about.severity));
     }
 
     fn coerced(&mut self, _: usize, _: impl FnOnce() -> Value) {}
@@ -172,8 +307,8 @@ impl FullReport {
 }
 
 impl RowReport for FullReport {
-    fn finding(&mut self, _: usize, field: &Field, _: &'static str, build: impl FnOnce(Locator) -> Finding) {
-        let at = Locator { column: Some(field.name.clone()), ..self.locator.clone() };
+    fn finding(&mut self, about: About<'_>, _: &'static str, build: impl FnOnce(Locator) -> Finding) {
+        let at = Locator { column: about.column.map(str::to_owned), ..self.locator.clone() };
         self.findings.push(build(at));
     }
 

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
+use crate::contract::table::TableRules;
 use crate::contract::{parse_columns, Field};
 use crate::csv::{RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
@@ -17,7 +18,7 @@ use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Seve
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
 use crate::py::value::{is_blank, present};
-use crate::row_check::{check_row, severity_for, CodeCount, FullReport, RowCells, RowVerdict};
+use crate::row_check::{check_row, CodeCount, FullReport, RowCells, RowChecks, RowVerdict};
 use crate::source::{Capped, RowData, RowSource};
 
 /// A row held back (or flagged), with why.
@@ -136,15 +137,21 @@ impl Outcome {
     }
 
     /// Count a row that no list will show, from its counted findings.
-    fn count_unlisted(&mut self, fields: &[Field], verdict: RowVerdict, found: &[(usize, &'static str)]) {
+    fn count_unlisted(
+        &mut self,
+        fields: &[Field],
+        verdict: RowVerdict,
+        found: &[(Option<usize>, &'static str, Severity)],
+    ) {
         let quarantined = verdict == RowVerdict::Quarantine;
-        for &(position, code) in found {
-            let field = &fields[position];
+        for &(position, code, severity) in found {
             self.by_code.add(code);
-            if !field.name.is_empty() {
-                self.by_column.add(&field.name);
+            if let Some(field) = position.map(|at| &fields[at]) {
+                if !field.name.is_empty() {
+                    self.by_column.add(&field.name);
+                }
             }
-            if quarantined && severity_for(field) == Severity::Error {
+            if quarantined && severity == Severity::Error {
                 self.quarantine_codes.add(code);
             }
             self.findings.skip();
@@ -163,15 +170,20 @@ impl Outcome {
 /// What one call checks rows with: the contract, and how its cells are
 /// read from a CSV record (decided once, at the first record).
 struct Plan<'f> {
-    fields: &'f [Field],
+    checks: RowChecks<'f>,
     row_key: Option<&'f str>,
     records: RecordReading,
     count: CodeCount,
 }
 
 impl<'f> Plan<'f> {
-    fn new(fields: &'f [Field], row_key: Option<&'f str>) -> Self {
-        Plan { fields, row_key, records: RecordReading::Undecided, count: CodeCount::default() }
+    fn new(fields: &'f [Field], table: &'f TableRules, row_key: Option<&'f str>) -> Self {
+        Plan {
+            checks: RowChecks::new(fields, &table.primary_key),
+            row_key,
+            records: RecordReading::Undecided,
+            count: CodeCount::default(),
+        }
     }
 }
 
@@ -202,12 +214,12 @@ impl RecordReading {
 /// Check one row: counted where no list shows it, built and checked in full where one does.
 fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: Option<usize>, data: RowData<'_, '_>) {
     outcome.rows_in += 1;
-    let fields = plan.fields;
+    let fields = plan.checks.fields();
     let counted = match &data {
         RowData::Json(Value::Object(row)) => {
             outcome.note_columns_of_object(fields, row);
             plan.count.found.clear();
-            Some(check_row(fields, &RowCells::Object(row), &mut plan.count))
+            Some(check_row(&mut plan.checks, index, &RowCells::Object(row), &mut plan.count))
         }
         RowData::Record(record) => {
             if let RecordReading::Undecided = plan.records {
@@ -218,7 +230,7 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
                     outcome.note_columns_of_record(fields, record);
                     plan.count.found.clear();
                     let cells = RowCells::Record { fields: record.fields, positions };
-                    Some(check_row(fields, &cells, &mut plan.count))
+                    Some(check_row(&mut plan.checks, index, &cells, &mut plan.count))
                 }
                 RecordReading::Undecided | RecordReading::RowObject => None,
             }
@@ -243,14 +255,20 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
 }
 
 /// Check a row object the result lists: findings written out, the row cleaned.
-fn validate_listed(plan: &Plan<'_>, outcome: &mut Outcome, index: usize, line: Option<usize>, row: Map<String, Value>) {
-    let fields = plan.fields;
+fn validate_listed(
+    plan: &mut Plan<'_>,
+    outcome: &mut Outcome,
+    index: usize,
+    line: Option<usize>,
+    row: Map<String, Value>,
+) {
+    let fields = plan.checks.fields();
     // An empty row_key quotes nothing, as does a blank text key.
     let key_value = plan.row_key.filter(|key| !key.is_empty()).and_then(|key| row.get(key)).filter(|v| !is_blank(v));
     let locator = Locator { row_index: Some(index), line, row_key: key_value.map(str_of), ..Locator::default() };
 
     let mut report = FullReport::new(locator.clone());
-    let verdict = check_row(fields, &RowCells::Object(&row), &mut report);
+    let verdict = check_row(&mut plan.checks, index, &RowCells::Object(&row), &mut report);
     let FullReport { findings, coerced, .. } = report;
     let quarantined = verdict == RowVerdict::Quarantine;
     record_findings(outcome, &findings, quarantined);
@@ -328,12 +346,13 @@ fn push_accepted(outcome: &mut Outcome, cleaned: Value) {
 
 fn validate_all(
     fields: &[Field],
+    table: &TableRules,
     source: RowSource,
     row_key: Option<&str>,
     cap: Option<usize>,
 ) -> Result<Outcome, ToolError> {
     let mut outcome = Outcome::new(cap);
-    let mut plan = Plan::new(fields, row_key);
+    let mut plan = Plan::new(fields, table, row_key);
     source.for_each(|index, line, data| validate_one(&mut plan, &mut outcome, index, line, data))?;
 
     // A required column absent from every row usually means the wrong sheet or
@@ -397,6 +416,94 @@ note that the contract only covers the columns and rules you supplied.",
     }
 }
 
+/// The table rules' findings, once every row is read: the row count, and
+/// for `columns: "exact"` each undeclared column and each declared one
+/// absent from the data (a required one is already `required_column_absent`).
+fn table_findings(table: &TableRules, fields: &[Field], outcome: &Outcome) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let rows = outcome.rows_in;
+    let too_few = table.min_rows.is_some_and(|min| rows < min);
+    let too_many = table.max_rows.is_some_and(|max| rows > max);
+    if too_few || too_many {
+        let expected = match (table.min_rows, table.max_rows) {
+            (Some(min), Some(max)) => format!("between {min} and {max} rows"),
+            (Some(min), None) => format!("at least {min} rows"),
+            (None, Some(max)) => format!("at most {max} rows"),
+            (None, None) => String::new(),
+        };
+        findings.push(
+            Finding::new("row_count_out_of_range", Severity::Error, format!("the table has {rows} rows, expected {expected}"))
+                .with_value(Some(rows.into()))
+                .expecting(expected)
+                .guide("A table of the wrong size usually means a truncated export, a wrong filter or a join that multiplied rows."),
+        );
+    }
+    if table.exact_columns {
+        for column in &outcome.undeclared_columns {
+            findings.push(
+                Finding::new(
+                    "undeclared_column",
+                    Severity::Error,
+                    format!("column {} is in the data but not in the contract, which is exact", repr_str(column)),
+                )
+                .at(Locator { column: Some(column.clone()), ..Locator::default() })
+                .guide("Declare the column, drop it from the data, or leave out table.columns = \"exact\"."),
+            );
+        }
+        for field in fields.iter().filter(|field| !field.required && !outcome.present_columns.contains(&field.name)) {
+            findings.push(
+                Finding::new(
+                    "declared_column_absent",
+                    Severity::Error,
+                    format!("declared column {} is not present in any row", repr_str(&field.name)),
+                )
+                .at(Locator { column: Some(field.name.clone()), ..Locator::default() }),
+            );
+        }
+    }
+    findings
+}
+
+/// The outcome of `table.max_quarantined_fraction`.
+struct Tolerance {
+    limit: f64,
+    fraction: f64,
+    within: bool,
+}
+
+impl Tolerance {
+    fn of(table: &TableRules, outcome: &Outcome) -> Option<Tolerance> {
+        let limit = table.max_quarantined_fraction?;
+        let rows = outcome.rows_in;
+        let fraction = if rows == 0 { 0.0 } else { outcome.quarantine.total() as f64 / rows as f64 };
+        Some(Tolerance { limit, fraction, within: rows > 0 && fraction <= limit })
+    }
+}
+
+/// The guidance, with what the table rules found said first and the
+/// tolerance's outcome said last.
+fn with_table_guidance(guidance: &str, table_findings: &[Finding], tolerance: Option<&Tolerance>) -> String {
+    let mut parts = Vec::new();
+    if !table_findings.is_empty() {
+        let problems = table_findings.iter().map(|finding| finding.message.as_str()).collect::<Vec<_>>().join("; ");
+        parts.push(format!(
+            "The table as a whole fails the contract ({problems}), so it is not fit for use whatever its rows say."
+        ));
+    }
+    parts.push(guidance.to_owned());
+    if let Some(tolerance) = tolerance {
+        let share = |x: f64| format!("{}%", crate::py::format::format_g(round_to(x * 100.0, 4)));
+        let stance = if tolerance.within { "within" } else { "beyond" };
+        parts.push(format!(
+            "The quarantined share, {}, is {stance} the tolerance of {} (table.max_quarantined_fraction); `ok` \
+still reports whether any row was quarantined.",
+            share(tolerance.fraction),
+            share(tolerance.limit)
+        ));
+    }
+    parts.join(" ")
+}
+
 /// The `validate_rows` tool.
 pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
@@ -404,10 +511,12 @@ pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
     let columns = reader.list("columns");
     let row_key = reader.optional_string("row_key");
     let cap = reader.optional_cap("max_listed");
+    let table = reader.optional_any("table");
     reader.finish()?;
 
-    let fields = parse_columns(&columns)?;
-    let outcome = validate_all(&fields, source, row_key.as_deref(), cap)?;
+    let mut fields = parse_columns(&columns)?;
+    let table = TableRules::parse(table, &mut fields)?;
+    let outcome = validate_all(&fields, &table, source, row_key.as_deref(), cap)?;
 
     let mut findings: Vec<Finding> = outcome.findings.items().to_vec();
     let mut findings_omitted = outcome.findings.omitted();
@@ -431,6 +540,8 @@ validation result.",
             ),
         );
     }
+    let table_findings = table_findings(&table, &fields, &outcome);
+    extra.extend(table_findings.iter().cloned());
     // The findings list is capped as a whole: row findings first, then these.
     for finding in extra {
         if cap.is_none_or(|cap| findings.len() < cap) {
@@ -441,14 +552,17 @@ validation result.",
     }
 
     let quarantined = outcome.quarantine.total();
+    let table_fails = !table_findings.is_empty();
     let verdict = if quarantined > 0 {
         verdict::QUARANTINED
+    } else if table_fails {
+        verdict::TABLE_REJECTED
     } else if outcome.flagged.total() > 0 {
         verdict::FLAGGED
     } else {
         verdict::CLEAN
     };
-    let ok = quarantined == 0 && outcome.rows_in > 0;
+    let ok = quarantined == 0 && outcome.rows_in > 0 && !table_fails;
     let accepted = outcome.accepted.total();
     let pass_rate = if outcome.rows_in == 0 { 0.0 } else { accepted as f64 / outcome.rows_in as f64 };
 
@@ -460,26 +574,30 @@ validation result.",
         findings.push(finding);
     }
 
-    let guidance = guidance(&outcome);
+    let tolerance = Tolerance::of(&table, &outcome);
+    let guidance = with_table_guidance(&guidance(&outcome), &table_findings, tolerance.as_ref());
+    let mut contract = object([
+        ("row_key", row_key.clone().map_or(Value::Null, Value::String)),
+        ("columns", fields.iter().map(Field::describe).collect()),
+    ]);
+    if let Some(described) = table.describe(&fields) {
+        contract.insert("table".into(), described);
+    }
+    let mut summary = object([
+        ("rows_in", outcome.rows_in.into()),
+        ("accepted", accepted.into()),
+        ("quarantined", quarantined.into()),
+        ("flagged", outcome.flagged.total().into()),
+        ("pass_rate", round_to(pass_rate, 4).into()),
+        ("accounted_for", (accepted + quarantined).into()),
+    ]);
+    if let Some(tolerance) = &tolerance {
+        summary.insert("quarantined_fraction".into(), round_to(tolerance.fraction, 4).into());
+        summary.insert("within_tolerance".into(), tolerance.within.into());
+    }
     let payload = object([
-        (
-            "contract",
-            Value::Object(object([
-                ("row_key", row_key.clone().map_or(Value::Null, Value::String)),
-                ("columns", fields.iter().map(Field::describe).collect()),
-            ])),
-        ),
-        (
-            "summary",
-            Value::Object(object([
-                ("rows_in", outcome.rows_in.into()),
-                ("accepted", accepted.into()),
-                ("quarantined", quarantined.into()),
-                ("flagged", outcome.flagged.total().into()),
-                ("pass_rate", round_to(pass_rate, 4).into()),
-                ("accounted_for", (accepted + quarantined).into()),
-            ])),
-        ),
+        ("contract", Value::Object(contract)),
+        ("summary", Value::Object(summary)),
         ("accepted", Value::Array(outcome.accepted.into_items())),
         ("quarantine", outcome.quarantine.into_items().into_iter().map(HeldRow::into_json).collect()),
         ("flagged", outcome.flagged.into_items().into_iter().map(HeldRow::into_json).collect()),

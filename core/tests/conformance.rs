@@ -14,7 +14,10 @@ fn check_case(case: &Case) -> Result<(), String> {
     let outcome = call_tool(&case.tool, &case.args);
     if let Some(deviation) = case.deviation {
         return match outcome {
-            Err(err) if err.code == ErrorCode::InvalidContract && deviation.holds_for_error_message(&err.message) => {
+            Err(err)
+                if err.code == ErrorCode::InvalidContract
+                    && deviation.holds_for_error_message(&case.expected, &err.message) =>
+            {
                 Ok(())
             }
             Err(err) => Err(format!("deviation {deviation:?}: unexpected error {:?}: {}", err.code, err.message)),

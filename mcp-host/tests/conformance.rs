@@ -26,7 +26,8 @@ fn check(case: &Case, result: &Value) -> Result<(), String> {
     let prefix = format!("Error executing tool {}: ", case.tool);
     if let Some(deviation) = case.deviation {
         let text = text_of(result);
-        return if is_error(result) && deviation.holds_for_error_message(text) {
+        let message = text.strip_prefix(&prefix).unwrap_or(text);
+        return if is_error(result) && deviation.holds_for_error_message(&case.expected, message) {
             Ok(())
         } else {
             Err(format!("documented deviation {deviation:?} not shown: {text}"))

@@ -37,12 +37,29 @@ fn with_large_data_arguments(mut schema: Value) -> Value {
     schema
 }
 
+/// `validate_rows`'s `table` (contract v2): rules about the whole table.
+fn table_property() -> Value {
+    json!({
+        "type": "object",
+        "title": "Table",
+        "description": "Rules about the table as a whole (contract v2). primary_key: a column or columns whose combination must be non-blank and unique (its columns become required). row_count: {min?, max?}. columns: \"exact\" makes an undeclared column, or a declared one absent from the data, a finding. max_quarantined_fraction: a tolerance (0 to 1) whose outcome the summary states (within_tolerance); ok still means no row was quarantined.",
+        "properties": {
+            "primary_key": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}, "minItems": 1}]},
+            "row_count": {"type": "object", "properties": {"min": {"type": "integer", "minimum": 0}, "max": {"type": "integer", "minimum": 0}}, "additionalProperties": false},
+            "columns": {"type": "string", "enum": ["exact"]},
+            "max_quarantined_fraction": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+        "additionalProperties": false,
+    })
+}
+
 pub(super) fn validate_rows() -> Value {
     with_large_data_arguments(json!({
         "properties": {
             "rows": rows_property(),
             "columns": {"items": {}, "title": "Columns", "type": "array"},
             "row_key": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Row Key"},
+            "table": table_property(),
         },
         "required": ["rows", "columns"],
         "type": "object",

@@ -47,7 +47,7 @@ const TOOLS: [ToolSpec; 4] = [
         title: "Validate rows against a column contract",
         description: include_str!("descriptions/validate_rows.md"),
         input_schema: input_schemas::validate_rows,
-        verdicts: &["clean", "flagged", "quarantined", "inputs_rejected"],
+        verdicts: &["clean", "flagged", "quarantined", "table_rejected", "inputs_rejected"],
         omitted_counts: &["findings_omitted", "accepted_omitted", "quarantine_omitted", "flagged_omitted"],
     },
     ToolSpec {

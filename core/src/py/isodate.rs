@@ -50,13 +50,70 @@ pub(crate) fn date_fromisoformat(s: &str) -> Option<(i32, u32, u32)> {
     checked_date(year, month, day)
 }
 
-/// The date part of `datetime.datetime.fromisoformat(s)` of Python 3.11:
-/// `Some((year, month, day))` when it returns a datetime, `None` when it raises
-/// `ValueError`.
-///
-/// The time and UTC offset are validated exactly as Python does even though
-/// only the date is returned, because a bad time makes the whole call fail.
-pub(crate) fn datetime_fromisoformat_date(s: &str) -> Option<(i32, u32, u32)> {
+/// A `datetime` as Python's `datetime.fromisoformat` returns it: the local
+/// date and clock, and the UTC offset in microseconds when the text carried one
+/// (an *aware* datetime; without one it is *naive*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DateTime {
+    pub(crate) year: i32,
+    pub(crate) month: u32,
+    pub(crate) day: u32,
+    pub(crate) hour: u32,
+    pub(crate) minute: u32,
+    pub(crate) second: u32,
+    pub(crate) microsecond: u32,
+    /// The UTC offset in microseconds, for an aware datetime.
+    pub(crate) offset: Option<i64>,
+}
+
+impl DateTime {
+    /// Microseconds since 0001-01-01T00:00 on the local clock.
+    fn local_micros(&self) -> i64 {
+        let days = i64::from(ymd_to_ord(self.year, self.month, self.day) - 1);
+        let seconds = days * 86_400 + i64::from(self.hour * 3600 + self.minute * 60 + self.second);
+        seconds * 1_000_000 + i64::from(self.microsecond)
+    }
+
+    /// The instant as Python orders datetimes: an aware one by its UTC time,
+    /// a naive one by its clock. The two kinds never compare (Python raises).
+    pub(crate) fn instant(&self) -> i64 {
+        self.local_micros() - self.offset.unwrap_or(0)
+    }
+
+    /// Python's `datetime.isoformat()`: `YYYY-MM-DDTHH:MM:SS`, then
+    /// `.ffffff` when there are microseconds, then the offset as
+    /// `+HH:MM`, with `:SS` and `.ffffff` only when they are not zero.
+    pub(crate) fn isoformat(&self) -> String {
+        use std::fmt::Write;
+        let mut out = format!(
+            "{}T{:02}:{:02}:{:02}",
+            iso_date(self.year, self.month, self.day),
+            self.hour,
+            self.minute,
+            self.second
+        );
+        if self.microsecond != 0 {
+            let _ = write!(out, ".{:06}", self.microsecond);
+        }
+        if let Some(offset) = self.offset {
+            let sign = if offset < 0 { '-' } else { '+' };
+            let magnitude = offset.unsigned_abs();
+            let (seconds, micros) = (magnitude / 1_000_000, magnitude % 1_000_000);
+            let _ = write!(out, "{sign}{:02}:{:02}", seconds / 3600, seconds / 60 % 60);
+            if seconds % 60 != 0 || micros != 0 {
+                let _ = write!(out, ":{:02}", seconds % 60);
+            }
+            if micros != 0 {
+                let _ = write!(out, ".{micros:06}");
+            }
+        }
+        out
+    }
+}
+
+/// `datetime.datetime.fromisoformat(s)` of Python 3.11: the datetime when it
+/// returns one, `None` when it raises `ValueError`.
+pub(crate) fn datetime_fromisoformat(s: &str) -> Option<DateTime> {
     // `_sanitize_isoformat_str` rejects anything under 7 code points.
     if s.chars().count() < 7 {
         return None;
@@ -76,10 +133,29 @@ pub(crate) fn datetime_fromisoformat_date(s: &str) -> Option<(i32, u32, u32)> {
     if !offset_in_range(moment.offset) {
         return None;
     }
-    if moment.clock.hour > 23 || moment.clock.minute > 59 || moment.clock.second > 59 {
+    let Clock { hour, minute, second, microsecond } = moment.clock;
+    if hour > 23 || minute > 59 || second > 59 {
         return None;
     }
-    checked_date(year, month, day)
+    let (year, month, day) = checked_date(year, month, day)?;
+    // C returns UTC itself for an offset whose whole seconds are zero.
+    let offset = moment.offset.map(|(seconds, micros)| if seconds == 0 { 0 } else { seconds * 1_000_000 + micros });
+    Some(DateTime { year, month, day, hour, minute, second, microsecond, offset })
+}
+
+/// The date part of `datetime.datetime.fromisoformat(s)` of Python 3.11:
+/// `Some((year, month, day))` when it returns a datetime, `None` when it raises
+/// `ValueError`.
+///
+/// The time and UTC offset are validated exactly as Python does even though
+/// only the date is returned, because a bad time makes the whole call fail.
+pub(crate) fn datetime_fromisoformat_date(s: &str) -> Option<(i32, u32, u32)> {
+    datetime_fromisoformat(s).map(|moment| (moment.year, moment.month, moment.day))
+}
+
+/// The day number of a date (1 January of year 1 is day 1), which orders dates.
+pub(crate) fn date_ordinal(year: i32, month: u32, day: u32) -> i32 {
+    ymd_to_ord(year, month, day)
 }
 
 /// Python's `date.isoformat()`: `YYYY-MM-DD` with the year zero-padded to four
@@ -437,7 +513,7 @@ fn parse_fraction(bytes: &[u8], start: usize, end: usize) -> Option<(u32, usize)
 
 #[cfg(test)]
 mod tests {
-    use super::{date_fromisoformat, datetime_fromisoformat_date, iso_date};
+    use super::{date_fromisoformat, datetime_fromisoformat, datetime_fromisoformat_date, iso_date};
 
     type Ymd = Option<(i32, u32, u32)>;
     type Parser = fn(&str) -> Ymd;
@@ -572,6 +648,39 @@ mod tests {
         assert_eq!(iso_date(33, 10, 9), "0033-10-09");
         assert_eq!(iso_date(2026, 4, 1), "2026-04-01");
         assert_eq!(iso_date(9999, 12, 31), "9999-12-31");
+    }
+
+    #[test]
+    fn datetime_isoformat_as_python_prints_it() {
+        // Each pair: the input, then `datetime.fromisoformat(input).isoformat()`
+        // as CPython 3.11.7 printed it. "+00:00:00.5" shows C's shortcut: whole
+        // seconds of zero give UTC itself, the microseconds dropped.
+        let cases = [
+            ("2026-04-01T10:00:00.5+05:30", "2026-04-01T10:00:00.500000+05:30"),
+            ("2026-04-01 10:00", "2026-04-01T10:00:00"),
+            ("2026-04-01T10:00:00.123456789-01:00:30.5", "2026-04-01T10:00:00.123456-01:00:30.500000"),
+            ("2026-04-01T10:00Z", "2026-04-01T10:00:00+00:00"),
+            ("20260401T1000", "2026-04-01T10:00:00"),
+            ("2026-04-01T10:00+00:00:00.5", "2026-04-01T10:00:00+00:00"),
+            ("2026-04-01T10:00-00:00:01.5", "2026-04-01T10:00:00-00:00:01.500000"),
+            ("0001-01-01T00:00:00", "0001-01-01T00:00:00"),
+            ("2026-04-01T10:00:00.000001-23:59:59.999999", "2026-04-01T10:00:00.000001-23:59:59.999999"),
+        ];
+        for (input, printed) in cases {
+            let parsed = datetime_fromisoformat(input).unwrap_or_else(|| panic!("{input:?} parses"));
+            assert_eq!(parsed.isoformat(), printed, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn instants_order_aware_datetimes_by_utc() {
+        // 10:00+02:00 is 08:00 UTC, so it is before 09:00Z; a naive datetime
+        // is ordered by its clock alone.
+        let instant = |text: &str| datetime_fromisoformat(text).map(|moment| moment.instant());
+        assert!(instant("2026-04-01T10:00+02:00") < instant("2026-04-01T09:00Z"));
+        assert_eq!(instant("2026-04-01T10:00+02:00"), instant("2026-04-01T08:00:00+00:00"));
+        assert_eq!(instant("2026-04-02T00:00"), instant("2026-04-01T23:59:59.999999").map(|x| x + 1));
+        assert_eq!(datetime_fromisoformat("2026-04-01T10:00").map(|moment| moment.offset), Some(None));
     }
 
     /// Reads the file `core/cpython/differential_dates_difflib.py` writes and

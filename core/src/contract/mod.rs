@@ -5,12 +5,20 @@
 //! keys are refused rather than ignored, because a silently ignored typo is a
 //! rule that never ran in a report that still says "clean".
 
+mod column_rules;
+mod references;
+pub(crate) mod table;
+
 use crate::pattern::FullMatch;
 use serde_json::{Map, Value};
 
 use crate::error::{ErrorCode, ToolError};
+use crate::formats::Format;
 use crate::pattern::{self, PatternError};
 use crate::py::{format::format_g, repr, text};
+
+pub(crate) use column_rules::Moment;
+pub(crate) use references::Reference;
 
 /// Appended to every contract error, as the reference does, so the caller
 /// sees the accepted shape next to what went wrong.
@@ -19,9 +27,28 @@ allowed?, on_fail?}. type is one of string|integer|number|boolean|date|any; date
 ISO-8601 (YYYY-MM-DD); pattern is a regular expression the whole value must match; \
 on_fail is quarantine (default) or flag.";
 
-/// The spec keys a column may carry, in sorted order (as the error lists them).
-pub(crate) const SPEC_KEYS: [&str; 11] =
-    ["allowed", "description", "max", "min", "name", "not_blank", "on_fail", "pattern", "range", "required", "type"];
+/// The spec keys a column may carry, in sorted order (as the error lists them):
+/// the reference's, and those of contract v2 (`format`, `max_decimal_places`,
+/// `max_length`, `min_length`, `references`, `unique`).
+pub(crate) const SPEC_KEYS: [&str; 17] = [
+    "allowed",
+    "description",
+    "format",
+    "max",
+    "max_decimal_places",
+    "max_length",
+    "min",
+    "min_length",
+    "name",
+    "not_blank",
+    "on_fail",
+    "pattern",
+    "range",
+    "references",
+    "required",
+    "type",
+    "unique",
+];
 
 /// The values of `on_fail`, the default first.
 pub(crate) const ON_FAIL: [&str; 2] = ["quarantine", "flag"];
@@ -34,17 +61,21 @@ pub(crate) enum ColumnType {
     Number,
     Boolean,
     Date,
+    /// ISO 8601 date and time, as Python's `datetime.fromisoformat` reads it
+    /// (contract v2).
+    Datetime,
     Any,
 }
 
 impl ColumnType {
     /// Every type, in the order the contract help lists them.
-    pub(crate) const ALL: [ColumnType; 6] = [
+    pub(crate) const ALL: [ColumnType; 7] = [
         ColumnType::String,
         ColumnType::Integer,
         ColumnType::Number,
         ColumnType::Boolean,
         ColumnType::Date,
+        ColumnType::Datetime,
         ColumnType::Any,
     ];
 
@@ -55,6 +86,7 @@ impl ColumnType {
             ColumnType::Number => "number",
             ColumnType::Boolean => "boolean",
             ColumnType::Date => "date",
+            ColumnType::Datetime => "datetime",
             ColumnType::Any => "any",
         }
     }
@@ -71,9 +103,26 @@ pub(crate) enum Rule {
     Min(f64),
     Max(f64),
     Range(f64, f64),
-    Pattern { regex: FullMatch, source: String },
+    Pattern {
+        regex: FullMatch,
+        source: String,
+    },
     OneOf(Vec<Value>),
     NotBlank,
+    /// `min` on a date or datetime column: no value before this moment.
+    Earliest(Moment),
+    /// `max` on a date or datetime column: no value after this moment.
+    Latest(Moment),
+    /// `min_length`: at least this many characters, as Python's `len(str(value))`.
+    MinLength(usize),
+    /// `max_length`: at most this many characters.
+    MaxLength(usize),
+    /// `format`: one of the JSON Schema formats.
+    Format(Format),
+    /// `max_decimal_places`: a number with at most this many digits after the point.
+    MaxDecimalPlaces(u32),
+    /// `references`: the value must be one of another table's column's values.
+    References(Reference),
 }
 
 impl Rule {
@@ -111,6 +160,31 @@ impl Rule {
             Rule::NotBlank => {
                 out.insert("rule".into(), "not_blank".into());
             }
+            Rule::Earliest(moment) => {
+                out.insert("rule".into(), "min".into());
+                out.insert("bound".into(), moment.text.clone().into());
+            }
+            Rule::Latest(moment) => {
+                out.insert("rule".into(), "max".into());
+                out.insert("bound".into(), moment.text.clone().into());
+            }
+            Rule::MinLength(length) => {
+                out.insert("rule".into(), "min_length".into());
+                out.insert("length".into(), (*length).into());
+            }
+            Rule::MaxLength(length) => {
+                out.insert("rule".into(), "max_length".into());
+                out.insert("length".into(), (*length).into());
+            }
+            Rule::Format(format) => {
+                out.insert("rule".into(), "format".into());
+                out.insert("format".into(), format.name().into());
+            }
+            Rule::MaxDecimalPlaces(places) => {
+                out.insert("rule".into(), "max_decimal_places".into());
+                out.insert("places".into(), (*places).into());
+            }
+            Rule::References(reference) => reference.describe(&mut out),
         }
         Value::Object(out)
     }
@@ -125,6 +199,8 @@ pub(crate) struct Field {
     pub(crate) rules: Vec<Rule>,
     /// True for `on_fail: "quarantine"` (hold the row back), false for `"flag"` (keep it, report it).
     pub(crate) quarantines: bool,
+    /// `unique: true`: no two rows may hold the same (coerced) value.
+    pub(crate) unique: bool,
     description: String,
 }
 
@@ -139,12 +215,16 @@ impl Field {
         if !self.description.is_empty() {
             out.insert("description".into(), self.description.clone().into());
         }
-        out.insert("checks".into(), self.rules.iter().map(Rule::describe).collect());
+        let mut checks: Vec<Value> = self.rules.iter().map(Rule::describe).collect();
+        if self.unique {
+            checks.push(serde_json::json!({"rule": "unique"}));
+        }
+        out.insert("checks".into(), Value::Array(checks));
         Value::Object(out)
     }
 }
 
-fn contract_error(message: &str) -> ToolError {
+pub(crate) fn contract_error(message: &str) -> ToolError {
     ToolError::for_argument(ErrorCode::InvalidContract, "columns", format!("{message}  {CONTRACT_HELP}"))
 }
 
@@ -256,18 +336,35 @@ fn parse_column_spec(spec: &Value, index: usize) -> Result<Field, ToolError> {
     };
     let required = flag("required")?;
     let not_blank = flag("not_blank")?;
-    let rules = parse_rules(spec, &name, not_blank).map_err(|(key, err)| err.at(key_at(key)))?;
+    let unique = flag("unique")?;
+    let mut rules = parse_rules(spec, &name, column_type, not_blank).map_err(|(key, err)| err.at(key_at(key)))?;
+    // The v2 rules run after the reference's, so a reference contract's
+    // findings keep their order.
+    let not_blank_rule = if matches!(rules.last(), Some(Rule::NotBlank)) { rules.pop() } else { None };
+    rules.extend(column_rules::parse(spec, &name, column_type).map_err(|(key, err)| err.at(key_at(&key)))?);
+    rules.extend(not_blank_rule);
     let description = spec.get("description").map(repr::str_of).unwrap_or_default();
-    Ok(Field { name, required, column_type, rules, quarantines, description })
+    Ok(Field { name, required, column_type, rules, quarantines, unique, description })
 }
 
 /// The value rules of one spec, in the order they run: min, max, range,
 /// pattern, allowed, `not_blank`.
 /// A fault is returned with the key it is in.
-fn parse_rules(spec: &Map<String, Value>, name: &str, not_blank: bool) -> Result<Vec<Rule>, (&'static str, ToolError)> {
+fn parse_rules(
+    spec: &Map<String, Value>,
+    name: &str,
+    column_type: ColumnType,
+    not_blank: bool,
+) -> Result<Vec<Rule>, (&'static str, ToolError)> {
     let mut rules = Vec::new();
     for key in ["min", "max"] {
         if let Some(bound) = spec.get(key) {
+            // A text bound on a date or datetime column is a moment (v2); a
+            // number there is the reference's numeric bound, as before.
+            if let Some(rule) = column_rules::moment_bound(key, bound, name, column_type)? {
+                rules.push(rule);
+                continue;
+            }
             let Some(value) = bound_number(bound) else {
                 return Err((
                     key,
