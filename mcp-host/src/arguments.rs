@@ -1,5 +1,7 @@
 //! What the host adds to a call's arguments before the module sees them: the
-//! server's default `max_listed`, and the data of a `path`.
+//! server's default `max_listed`, the data of a `path`, and the data of each
+//! `columns[i].references.path` (contract v2's `references`, whose other
+//! table may be a file under the same roots).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -28,6 +30,9 @@ pub struct CallSettings {
 pub enum PrepareError {
     /// The file `path` names was refused or could not be read.
     File(FileError),
+    /// The file a column's `references.path` names was refused or could not
+    /// be read; `location` is where in the arguments (`columns[2].references.path`).
+    ReferenceFile { location: String, error: FileError },
     /// The arguments' text is not a JSON object.
     NotAnObject(String),
 }
@@ -36,6 +41,7 @@ impl std::fmt::Display for PrepareError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PrepareError::File(err) => err.fmt(f),
+            PrepareError::ReferenceFile { location, error } => write!(f, "{location}: {error}"),
             PrepareError::NotAnObject(why) => write!(f, "the arguments are not a JSON object: {why}"),
         }
     }
@@ -65,6 +71,9 @@ impl CallSettings {
         if !ROW_TOOLS.contains(&tool) {
             return Ok(to_bytes(arguments).into());
         }
+        if tool == "validate_rows" {
+            self.load_reference_files(&mut arguments, stop)?;
+        }
         if let Some(cap) = self.default_max_listed {
             arguments.entry("max_listed").or_insert_with(|| Value::from(cap));
         }
@@ -86,6 +95,47 @@ impl CallSettings {
 }
 
 impl CallSettings {
+    /// Replace each `columns[i].references.path` with the file's data, as
+    /// `csv` text or `rows`, read under the same roots as `path`.
+    fn load_reference_files(&self, arguments: &mut Map<String, Value>, stop: &StopFlag) -> Result<(), PrepareError> {
+        let Some(Value::Array(columns)) = arguments.get_mut("columns") else { return Ok(()) };
+        for (index, column) in columns.iter_mut().enumerate() {
+            let Some(Value::Object(reference)) = column.get_mut("references") else { continue };
+            let Some(Value::String(requested)) = reference.get("path") else { continue };
+            let requested = requested.clone();
+            let location = format!("columns[{index}].references.path");
+            let data = self
+                .data_roots
+                .load(&requested, stop)
+                .map_err(|error| PrepareError::ReferenceFile { location: location.clone(), error })?;
+            reference.remove("path");
+            match data {
+                FileData::Csv(text) => {
+                    reference.insert("csv".into(), Value::String(text));
+                }
+                FileData::JsonArray(bytes) => {
+                    // Checked to be a JSON array when it was read.
+                    let rows: Value = serde_json::from_slice(&bytes).map_err(|err| PrepareError::ReferenceFile {
+                        location,
+                        error: FileError::invalid(&requested, &err.to_string()),
+                    })?;
+                    reference.insert("rows".into(), rows);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether some column of the `columns` text names a `references.path`.
+fn names_reference_file(columns: Option<&&RawValue>) -> bool {
+    let Some(columns) = columns else { return false };
+    // Column specs are small next to the data, so they are parsed to look.
+    let Ok(Value::Array(columns)) = serde_json::from_str::<Value>(columns.get()) else { return false };
+    columns.iter().any(|column| column["references"]["path"].is_string())
+}
+
+impl CallSettings {
     /// The arguments (the JSON text of an object, as the client sent it) as
     /// the module's input, or why not (a refused or unreadable
     /// `path`). Built without a tree of the arguments unless a file is read
@@ -98,7 +148,8 @@ impl CallSettings {
         let top: HashMap<Cow<'_, str>, &RawValue> =
             serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
         let path_alone = !top.contains_key("rows") && !top.contains_key("csv");
-        if path_alone && top.get("path").is_some_and(|path| path.get().starts_with('"')) {
+        let reads_file = path_alone && top.get("path").is_some_and(|path| path.get().starts_with('"'));
+        if reads_file || (tool == "validate_rows" && names_reference_file(top.get("columns"))) {
             // A file is read for this call: the object path decides, as for
             // arguments that arrive parsed.
             let arguments: Map<String, Value> =
@@ -227,6 +278,47 @@ mod tests {
         assert_eq!(input.csv.as_deref(), Some("id,n\nA,\"1\"\n"));
         let args: Value = serde_json::from_slice(&input.args).unwrap();
         assert_eq!(args, json!({"columns": [{"name": "n"}], "max_listed": 20}));
+    }
+
+    #[test]
+    fn a_reference_file_becomes_the_columns_reference_data() {
+        let dir = std::env::temp_dir().join(format!("mcpv-references-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("customers.csv"), "id\n7\n8\n").unwrap();
+        std::fs::write(dir.join("regions.jsonl"), "{\"code\": \"EU\"}\n").unwrap();
+        let settings = CallSettings {
+            default_max_listed: None,
+            data_roots: DataRoots::new(std::slice::from_ref(&dir), 1 << 20).unwrap(),
+        };
+        let text = r#"{"rows": [{"c": 7}], "columns": [
+            {"name": "c", "references": {"column": "id", "path": "customers.csv"}},
+            {"name": "r", "references": {"column": "code", "path": "regions.jsonl"}},
+            {"name": "x", "references": {"values": [1]}}]}"#;
+        let input = settings.prepare("validate_rows", text, &never());
+        let missing = settings.prepare(
+            "validate_rows",
+            r#"{"rows": [], "columns": [{"name": "c"}, {"name": "d", "references": {"column": "id", "path": "nope.csv"}}]}"#,
+            &never(),
+        );
+        let outside = settings.prepare(
+            "validate_rows",
+            r#"{"rows": [], "columns": [{"name": "d", "references": {"column": "id", "path": "../customers.csv"}}]}"#,
+            &never(),
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        let args: Value = serde_json::from_slice(&input.unwrap().args).unwrap();
+        assert_eq!(args["columns"][0]["references"], json!({"column": "id", "csv": "id\n7\n8\n"}));
+        assert_eq!(args["columns"][1]["references"], json!({"column": "code", "rows": [{"code": "EU"}]}));
+        assert_eq!(args["columns"][2]["references"], json!({"values": [1]}));
+        assert!(
+            matches!(&missing, Err(PrepareError::ReferenceFile { location, error })
+                if location == "columns[1].references.path" && error.code == "file_not_found"),
+            "{missing:?}"
+        );
+        assert!(
+            matches!(&outside, Err(PrepareError::ReferenceFile { error, .. }) if error.code == "path_outside_roots"),
+            "{outside:?}"
+        );
     }
 
     #[test]

@@ -53,6 +53,11 @@ impl FileError {
     fn new(code: &'static str, message: String) -> FileError {
         FileError { code, message }
     }
+
+    /// A file that was read but whose content is unusable.
+    pub fn invalid(requested: &str, why: &str) -> FileError {
+        FileError::new("file_invalid", format!("cannot read {requested:?}: {why}"))
+    }
 }
 
 impl fmt::Display for FileError {
@@ -100,7 +105,7 @@ impl DataRoots {
             )
         })?;
         let bytes = self.read_capped(file, size, requested, stop)?;
-        let invalid = |why: String| FileError::new("file_invalid", format!("cannot read {requested:?}: {why}"));
+        let invalid = |why: String| FileError::invalid(requested, &why);
         match kind {
             Kind::Csv => String::from_utf8(bytes)
                 .map(FileData::Csv)

@@ -202,6 +202,9 @@ fn render(name: &str, answer: Answer) -> CallToolResult {
 fn prepare_error_result(name: &str, err: &PrepareError) -> CallToolResult {
     let details = match err {
         PrepareError::File(file) => json!({"code": file.code, "argument": "path", "location": "path", "line": null}),
+        PrepareError::ReferenceFile { location, error } => {
+            json!({"code": error.code, "argument": "columns", "location": location, "line": null})
+        }
         PrepareError::NotAnObject(_) => {
             json!({"code": "invalid_json", "argument": Value::Null, "location": Value::Null, "line": Value::Null})
         }

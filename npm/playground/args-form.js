@@ -6,7 +6,7 @@
 import { contractForm } from './contract-form.js';
 import { DATA_ARGUMENTS } from './data.js';
 import { h } from './dom.js';
-import { numberFromText, setKey, textOf } from './form-values.js';
+import { jsonFromText, numberFromText, setKey, textOf } from './form-values.js';
 
 /**
  * How the page presents an argument. Which arguments a check has, which are
@@ -37,6 +37,11 @@ export const PRESENTATION = {
   },
   max_groups: { help: 'most groups to report' },
   max_listed: { placeholder: 'no cap', help: 'cap each list in the result; counts still cover every row' },
+  table: {
+    kind: 'json',
+    placeholder: '{"primary_key": ["id"], "row_count": {"min": 1}}',
+    help: 'rules about the whole table, as JSON: primary_key, row_count, columns: "exact", max_quarantined_fraction',
+  },
 };
 
 // A field's kind from its schema, when the presentation does not name one.
@@ -141,10 +146,8 @@ function fieldElement(field, value, dataColumns, set) {
         'aria-describedby': describedBy,
         oninput: (event) => {
           const text = event.target.value;
-          set(
-            field.name,
-            field.kind === 'number' ? numberFromText(text) : text === '' && !field.required ? undefined : text,
-          );
+          const parse = { number: numberFromText, json: jsonFromText }[field.kind];
+          set(field.name, parse ? parse(text) : text === '' && !field.required ? undefined : text);
         },
       });
   }

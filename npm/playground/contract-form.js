@@ -7,6 +7,7 @@ import { h } from './dom.js';
 import {
   allowedFromText,
   allowedText,
+  jsonFromText,
   numberFromText,
   rangeFromText,
   rangeText,
@@ -31,6 +32,12 @@ export const SPEC_FIELDS = [
   'range',
   'pattern',
   'allowed',
+  'unique',
+  'min_length',
+  'max_length',
+  'format',
+  'max_decimal_places',
+  'references',
 ];
 
 /**
@@ -176,15 +183,30 @@ function specRow(spec, index, keys, { edit, remove }) {
           text('name', 'name', (v) => v, textOf, { class: 'name-input', list: 'data-columns' }),
           select('type', 'type', keys.type.enum),
           select('on_fail', 'on_fail', keys.on_fail.enum),
-          h('div', { class: 'spec-checks' }, check('required', 'required'), check('not_blank', 'not_blank')),
-          text('min', 'min', numberFromText, textOf, { inputmode: 'decimal' }),
-          text('max', 'max', numberFromText, textOf, { inputmode: 'decimal' }),
+          h(
+            'div',
+            { class: 'spec-checks' },
+            check('required', 'required'),
+            check('not_blank', 'not_blank'),
+            check('unique', 'unique'),
+          ),
+          // A bound that is not a number stays text: an ISO date on a date column.
+          text('min', 'min', numberFromText, textOf, { placeholder: 'number or date' }),
+          text('max', 'max', numberFromText, textOf, { placeholder: 'number or date' }),
           text('range', 'range', rangeFromText, rangeText, { placeholder: 'low, high' }),
           text('pattern', 'pattern', (v) => (v === '' ? undefined : v), textOf, {
             placeholder: 'regex, whole value',
             class: 'mono',
           }),
           text('allowed', 'allowed', allowedFromText, allowedText, { placeholder: 'A, B, C' }),
+          text('min_length', 'min_length', numberFromText, textOf, { inputmode: 'numeric' }),
+          text('max_length', 'max_length', numberFromText, textOf, { inputmode: 'numeric' }),
+          select('format', 'format', keys.format.enum),
+          text('max_decimal_places', 'decimals', numberFromText, textOf, { inputmode: 'numeric' }),
+          text('references', 'references', jsonFromText, textOf, {
+            placeholder: '{"values": ["EU", "UK"]}',
+            class: 'mono',
+          }),
         )
       : h('p', { class: 'help' }, `This column is ${JSON.stringify(spec)}, not an object; edit it in the JSON below.`),
     h(

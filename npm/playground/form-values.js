@@ -64,6 +64,20 @@ export function allowedText(value) {
   return textOf(value);
 }
 
+/**
+ * A JSON object typed as text (`{"primary_key": ["id"]}`, a `references`
+ * spec); text that is not JSON is passed on as typed, for the core to name.
+ */
+export function jsonFromText(text) {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    return text;
+  }
+}
+
 /** Set or, for undefined, delete a key; returns the object. */
 export function setKey(object, key, value) {
   if (value === undefined) delete object[key];

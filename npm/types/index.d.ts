@@ -15,8 +15,25 @@ export type JsonObject = { [key: string]: JsonValue };
 
 // ----------------------------------------------------------------- arguments
 
-/** A column type; `date` means ISO-8601 `YYYY-MM-DD`. */
-export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'any';
+/**
+ * A column type; `date` means ISO-8601 `YYYY-MM-DD`; `datetime` (contract v2)
+ * an ISO-8601 date and time as Python's `datetime.fromisoformat` reads it.
+ */
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'any';
+
+/** A JSON Schema 2020-12 format (contract v2's `format`). */
+export type Format = 'email' | 'uuid' | 'uri' | 'ipv4' | 'ipv6';
+
+/**
+ * Another table's column whose values a column's values must be among
+ * (contract v2): `rows` or `csv` with `column`, or a list of `values`.
+ * (The MCP server also takes `path`, a file under its `--data-root`.)
+ */
+export type ReferenceSpec =
+  | { column: string; rows: readonly JsonObject[]; csv?: never; path?: never; values?: never }
+  | { column: string; csv: string; rows?: never; path?: never; values?: never }
+  | { column: string; path: string; rows?: never; csv?: never; values?: never }
+  | { values: readonly JsonValue[]; column?: never; rows?: never; csv?: never; path?: never };
 
 /** What a failing value does to its row: hold it back, or keep it and flag it. */
 export type OnFail = 'quarantine' | 'flag';
@@ -26,8 +43,10 @@ export interface ColumnSpec {
   name: string;
   required?: boolean;
   type?: ColumnType;
-  min?: number;
-  max?: number;
+  /** A number; on a date or datetime column also an ISO-8601 date or datetime (contract v2). */
+  min?: number | string;
+  /** A number; on a date or datetime column also an ISO-8601 date or datetime (contract v2). */
+  max?: number | string;
   range?: [number, number];
   /** A regular expression the whole value must match. */
   pattern?: string;
@@ -35,6 +54,29 @@ export interface ColumnSpec {
   not_blank?: boolean;
   on_fail?: OnFail;
   description?: string;
+  /** No two rows may hold the same value after coercion (contract v2). */
+  unique?: boolean;
+  /** At least this many characters, as Python's `len(str(value))` (contract v2). */
+  min_length?: number;
+  /** At most this many characters (contract v2). */
+  max_length?: number;
+  /** A JSON Schema format the value's text must have (contract v2). */
+  format?: Format;
+  /** At most this many digits after the point, in the number's shortest form (contract v2). */
+  max_decimal_places?: number;
+  /** The value must exist in another table's column (contract v2). */
+  references?: ReferenceSpec;
+}
+
+/** Rules about the table as a whole (`validate_rows`'s `table`, contract v2). */
+export interface TableRules {
+  /** Columns whose combination must be non-blank and unique; they become required. */
+  primary_key?: string | readonly string[];
+  row_count?: { min?: number; max?: number };
+  /** Every data column declared, every declared column present. */
+  columns?: 'exact';
+  /** A tolerance whose outcome `summary.within_tolerance` states; `ok` keeps its meaning. */
+  max_quarantined_fraction?: number;
 }
 
 /**
@@ -68,6 +110,8 @@ export type ValidateRowsArgs = RowData & Listing & {
   columns: readonly ColumnSpec[];
   /** A column to quote in each locator; it does not affect validation. */
   row_key?: string | null;
+  /** Rules about the table as a whole (contract v2). */
+  table?: TableRules;
 };
 
 /** A movement as an object; a bare signed number or numeric string also works. */
@@ -124,6 +168,7 @@ export type Verdict =
   | 'quarantined'
   | 'does_not_close'
   | 'review_required'
+  | 'table_rejected'
   | 'inputs_rejected';
 
 /** Where a finding applies; `*_number` is the one-based twin of `*_index`. */
@@ -132,6 +177,9 @@ export interface Locator {
   row_number?: number;
   row_key?: string;
   column?: string;
+  /** For a repeated value or key (contract v2): the row that held it first. */
+  first_row_index?: number;
+  first_row_number?: number;
   movement_index?: number;
   movement_number?: number;
   side?: string;
@@ -192,7 +240,19 @@ export type ColumnCheck =
   | { rule: 'range'; low: number; high: number }
   | { rule: 'pattern'; regex: string; matching: 'fullmatch' }
   | { rule: 'one_of'; allowed: JsonValue[] }
-  | { rule: 'not_blank' };
+  | { rule: 'not_blank' }
+  | { rule: 'min' | 'max'; bound: string }
+  | { rule: 'min_length' | 'max_length'; length: number }
+  | { rule: 'format'; format: Format }
+  | { rule: 'max_decimal_places'; places: number }
+  | {
+      rule: 'references';
+      column?: string;
+      source: 'values' | 'rows' | 'csv';
+      distinct_values: number;
+      unusable_values?: number;
+    }
+  | { rule: 'unique' };
 
 /** A column of the contract as parsed, echoed back so the caller sees which rules ran. */
 export interface ParsedColumn {
@@ -218,9 +278,19 @@ export interface HeldRow {
  * the published verdict list keeps it, as the reference's does.
  */
 export interface ValidateRowsReport
-  extends Envelope<'validate_rows', 'clean' | 'flagged' | 'quarantined' | 'inputs_rejected'>,
+  extends Envelope<'validate_rows', 'clean' | 'flagged' | 'quarantined' | 'table_rejected' | 'inputs_rejected'>,
     FindingsOmitted {
-  contract: { row_key: string | null; columns: ParsedColumn[] };
+  contract: {
+    row_key: string | null;
+    columns: ParsedColumn[];
+    /** The table rules as parsed, when `table` was given. */
+    table?: {
+      primary_key?: string[];
+      row_count?: { min: number | null; max: number | null };
+      columns?: 'exact';
+      max_quarantined_fraction?: number;
+    };
+  };
   summary: {
     rows_in: number;
     accepted: number;
@@ -228,6 +298,10 @@ export interface ValidateRowsReport
     flagged: number;
     pass_rate: number;
     accounted_for: number;
+    /** With `table.max_quarantined_fraction`: quarantined / rows_in. */
+    quarantined_fraction?: number;
+    /** With `table.max_quarantined_fraction`: whether the share is within it. */
+    within_tolerance?: boolean;
   };
   /** The passing rows, with unambiguous coercions applied. */
   accepted: JsonObject[];

@@ -50,19 +50,6 @@ pub enum Deviation {
     ContractV2Listing,
 }
 
-/// The reference's lists of supported spec keys and types, and ours.
-const LISTINGS: [(&str, &str); 2] = [
-    (
-        "Supported keys: allowed, description, max, min, name, not_blank, on_fail, pattern, range, required, type ",
-        "Supported keys: allowed, description, format, max, max_decimal_places, max_length, min, min_length, name, \
-not_blank, on_fail, pattern, range, references, required, type, unique ",
-    ),
-    (
-        "Supported types: string, integer, number, boolean, date, any ",
-        "Supported types: string, integer, number, boolean, date, datetime, any ",
-    ),
-];
-
 impl Deviation {
     fn from_kind(kind: &str) -> Option<Deviation> {
         match kind {
@@ -73,19 +60,18 @@ impl Deviation {
     }
 
     /// Whether an `invalid_contract` argument error with this message shows
-    /// the deviation, for a case whose recorded answer is `expected`.
+    /// the deviation, for a case whose answer is `expected` (for
+    /// [`Deviation::ContractV2Listing`], the recorded message as rewritten
+    /// when the case was loaded).
     pub fn holds_for_error_message(self, expected: &Expected, message: &str) -> bool {
         match self {
             Deviation::UnsupportedPattern => {
                 message.contains("\"pattern\" uses") && message.contains("which is not supported")
             }
-            Deviation::ContractV2Listing => match expected {
-                Expected::ToolError { message: recorded } => {
-                    let rewritten = LISTINGS.iter().fold(recorded.clone(), |text, (ours, v2)| text.replace(ours, v2));
-                    rewritten != *recorded && rewritten == message
-                }
-                _ => false,
-            },
+            // The expected message was rewritten when the case was loaded.
+            Deviation::ContractV2Listing => {
+                matches!(expected, Expected::ToolError { message: rewritten } if rewritten == message)
+            }
         }
     }
 }
@@ -111,25 +97,53 @@ pub enum Expected {
     },
 }
 
-/// Case name -> deviation, from `deviations.json` beside the vectors directory.
-fn load_deviations(dir: &Path) -> Result<Map<String, Value>, String> {
+/// `deviations.json` beside the vectors directory.
+fn load_deviations(dir: &Path) -> Result<Value, String> {
     let path = dir.join("../deviations.json");
     let text = std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
     let document: Value = serde_json::from_str(&text).map_err(|err| format!("{}: {err}", path.display()))?;
-    document["cases"].as_object().cloned().ok_or_else(|| format!("{}: no cases object", path.display()))
+    if !document["cases"].is_object() {
+        return Err(format!("{}: no cases object", path.display()));
+    }
+    Ok(document)
+}
+
+/// The message a `contract_v2_listing` case requires: the recorded one with
+/// the document's replacements applied. Fails if none applies.
+fn rewrite_listing(document: &Value, case: &mut Case) -> Result<(), String> {
+    let Expected::ToolError { message } = &mut case.expected else {
+        return Err(format!("{}: a contract_v2_listing case must expect a tool error", case.name));
+    };
+    let pairs = document["contract_v2_listing"].as_array().ok_or("deviations.json: no contract_v2_listing list")?;
+    let mut rewritten = message.clone();
+    for pair in pairs {
+        let (Some(from), Some(to)) = (pair[0].as_str(), pair[1].as_str()) else {
+            return Err("deviations.json: contract_v2_listing holds [from, to] pairs of text".into());
+        };
+        rewritten = rewritten.replace(from, to);
+    }
+    if rewritten == *message {
+        return Err(format!("{}: no contract_v2_listing replacement applies to its message", case.name));
+    }
+    *message = rewritten;
+    Ok(())
 }
 
 /// Every case in `dir`, files in name order, cases in file order, each with
 /// its documented deviation (if any). Fails if `deviations.json` names a case
 /// that does not exist, so the list cannot go stale.
 pub fn load_cases(dir: &Path) -> Result<Vec<Case>, String> {
-    let deviations = load_deviations(dir)?;
+    let document = load_deviations(dir)?;
+    let deviations = document["cases"].as_object().cloned().unwrap_or_default();
     let mut cases = load_vector_files(dir)?;
     for case in &mut cases {
         if let Some(kind) = deviations.get(&case.name) {
             let kind = kind.as_str().unwrap_or_default();
-            case.deviation =
-                Some(Deviation::from_kind(kind).ok_or_else(|| format!("unknown deviation kind {kind:?}"))?);
+            let deviation = Deviation::from_kind(kind).ok_or_else(|| format!("unknown deviation kind {kind:?}"))?;
+            if deviation == Deviation::ContractV2Listing {
+                rewrite_listing(&document, case)?;
+            }
+            case.deviation = Some(deviation);
         }
     }
     let listed = cases.iter().filter(|case| case.deviation.is_some()).count();
