@@ -29,6 +29,7 @@ mod entities;
 pub mod error;
 mod findings;
 mod formats;
+mod key_table;
 mod pattern;
 mod pattern_fixed;
 mod py;

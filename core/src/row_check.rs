@@ -225,7 +225,8 @@ pub(crate) fn check_row(
         if in_key {
             key_complete &= has_key;
             // Length-prefixed, so ("ab", "c") and ("a", "bc") stay apart.
-            checks.key.extend_from_slice(&(checks.scratch.len() as u64).to_le_bytes());
+            let length = u32::try_from(checks.scratch.len()).unwrap_or(u32::MAX);
+            checks.key.extend_from_slice(&length.to_le_bytes());
             checks.key.extend_from_slice(&checks.scratch);
         }
         if field.column_type != ColumnType::Any {

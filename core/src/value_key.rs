@@ -12,11 +12,10 @@
 //! A key is a short byte string (a tag, then the value), so the indexes hold
 //! one allocation per distinct value and nothing per repeat.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::Value;
 
 use crate::coerce::Coerced;
+use crate::key_table::KeyTable;
 use crate::py::value::Cell;
 
 /// The tags that keep kinds of value apart (`"1"` is not `1`).
@@ -120,7 +119,7 @@ fn json_key(value: &Value, out: &mut Vec<u8>) -> bool {
 /// is its occurrence, every later row holding it is a repeat.
 #[derive(Default)]
 pub(crate) struct FirstSeen {
-    first: HashMap<Box<[u8]>, usize>,
+    first: KeyTable,
 }
 
 impl FirstSeen {
@@ -128,26 +127,27 @@ impl FirstSeen {
     /// Asking again for the same row gives the same answer, so a row may be
     /// checked more than once (counted, then in full).
     pub(crate) fn first_row(&mut self, key: &[u8], row: usize) -> usize {
-        if let Some(&first) = self.first.get(key) {
-            return first;
-        }
-        self.first.insert(key.into(), row);
-        row
+        // A call holds far fewer than 2^32 rows (the module's memory is 4 GiB).
+        self.first.get_or_insert(key, u32::try_from(row).unwrap_or(u32::MAX)) as usize
     }
 }
 
 /// The keys of a set of values (another table's column, or a list).
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct KeySet {
-    keys: HashSet<Box<[u8]>>,
+    keys: KeyTable,
+}
+
+impl std::fmt::Debug for KeySet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeySet({} keys)", self.keys.len())
+    }
 }
 
 impl KeySet {
     /// Add a key.
     pub(crate) fn insert(&mut self, key: &[u8]) {
-        if !self.keys.contains(key) {
-            self.keys.insert(key.into());
-        }
+        self.keys.get_or_insert(key, 0);
     }
 
     /// Whether the set holds `key`.

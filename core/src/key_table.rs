@@ -1,0 +1,183 @@
+//! A set of byte-string keys, each with a number, built for millions of
+//! short keys: `unique` and `primary_key` on a million-row file hold one key
+//! per row.
+//!
+//! A `HashMap<Box<[u8]>, _>` pays for each key twice over at that size: an
+//! allocation of its own, and, every time the table grows, a pointer to
+//! follow (a cache miss) to hash the key again. Here every key's bytes sit
+//! in one arena, and each slot of the table keeps the key's hash beside its
+//! entry number: growing rehashes nothing and reads no key, and a probe past
+//! another key reads only its slot.
+//!
+//! Slots are found by linear probing from the hash, the table at most half
+//! full. The hash is a fixed function (the module has no randomness), so
+//! inputs crafted to collide can slow a call down; the call's fuel still
+//! bounds it.
+
+/// One key: where its bytes are in the arena, and its number.
+#[derive(Clone, Copy)]
+struct Entry {
+    start: u32,
+    len: u32,
+    value: u32,
+}
+
+/// Keys and their numbers; a key's number is set when it is first added.
+#[derive(Default)]
+pub(crate) struct KeyTable {
+    arena: Vec<u8>,
+    entries: Vec<Entry>,
+    /// Per slot, 0 when empty, else the key's hash in the high half and its
+    /// entry number + 1 in the low half: a probe past another key reads its
+    /// slot only, not its entry. A power of two long.
+    slots: Vec<u64>,
+}
+
+impl KeyTable {
+    /// The number of `key`, adding the key with `value` when it is new.
+    pub(crate) fn get_or_insert(&mut self, key: &[u8], value: u32) -> u32 {
+        let hash = hash(key);
+        if self.slots.is_empty() {
+            self.grow();
+        }
+        let slot = match self.probe(key, hash) {
+            Ok(entry) => return self.entries[entry].value,
+            Err(slot) => slot,
+        };
+        let start = u32::try_from(self.arena.len()).unwrap_or(u32::MAX);
+        self.arena.extend_from_slice(key);
+        let len = u32::try_from(key.len()).unwrap_or(u32::MAX);
+        self.entries.push(Entry { start, len, value });
+        self.slots[slot] = (u64::from(hash) << 32) | self.entries.len() as u64;
+        if self.entries.len() * 2 > self.slots.len() {
+            self.grow();
+        }
+        value
+    }
+
+    /// Whether the table holds `key`.
+    pub(crate) fn contains(&self, key: &[u8]) -> bool {
+        !self.slots.is_empty() && self.probe(key, hash(key)).is_ok()
+    }
+
+    /// How many keys the table holds.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The entry index of `key`, or the empty slot where it would go.
+    fn probe(&self, key: &[u8], hash: u32) -> Result<usize, usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let held = self.slots[slot];
+            if held == 0 {
+                return Err(slot);
+            }
+            if (held >> 32) as u32 == hash {
+                let index = (held as u32 - 1) as usize;
+                let entry = &self.entries[index];
+                if &self.arena[entry.start as usize..entry.start as usize + entry.len as usize] == key {
+                    return Ok(index);
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Double the slots and put every key back, by the hash its slot kept.
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(16);
+        let old = std::mem::replace(&mut self.slots, vec![0; size]);
+        let mask = size - 1;
+        for held in old.into_iter().filter(|&held| held != 0) {
+            let mut slot = (held >> 32) as usize & mask;
+            while self.slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.slots[slot] = held;
+        }
+    }
+}
+
+/// A 32-bit hash of `bytes`: eight bytes at a time, each folded in by a
+/// multiply and a shift (64-bit operations only, which wasm has natively;
+/// a 128-bit product would be a library call there), then finished with
+/// `MurmurHash3`'s 64-bit mixer so every output bit depends on every input bit.
+fn hash(bytes: &[u8]) -> u32 {
+    const SEED: u64 = 0xa076_1d64_78bd_642f;
+    const STEP: u64 = 0x9e37_79b9_7f4a_7c15;
+    let fold = |state: u64, word: u64| {
+        let mixed = (state ^ word).wrapping_mul(STEP);
+        mixed ^ (mixed >> 29)
+    };
+    let mut state = SEED ^ (bytes.len() as u64).wrapping_mul(STEP);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        state = fold(state, u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+    }
+    let remainder = chunks.remainder();
+    if !remainder.is_empty() {
+        let mut tail = [0u8; 8];
+        tail[..remainder.len()].copy_from_slice(remainder);
+        state = fold(state, u64::from_le_bytes(tail));
+    }
+    // fmix64
+    state ^= state >> 33;
+    state = state.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    state ^= state >> 33;
+    state = state.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    state ^= state >> 33;
+    state as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_keeps_the_number_it_was_first_added_with() {
+        let mut table = KeyTable::default();
+        assert_eq!(table.get_or_insert(b"a", 7), 7);
+        assert_eq!(table.get_or_insert(b"a", 9), 7);
+        assert_eq!(table.get_or_insert(b"", 3), 3, "the empty key is a key");
+        assert_eq!(table.get_or_insert(b"", 4), 3);
+        assert!(table.contains(b"a") && table.contains(b"") && !table.contains(b"b"));
+        assert_eq!(table.len(), 2);
+    }
+
+    #[test]
+    fn many_keys_survive_growth_and_keys_of_every_length_differ() {
+        // Keys of lengths 0..40 with the same prefix, and 100,000 numbered
+        // keys: every one is found with its own number, through many doublings.
+        let mut table = KeyTable::default();
+        let long = [b'x'; 40];
+        for len in 0..40 {
+            assert_eq!(table.get_or_insert(&long[..len], len as u32), len as u32);
+        }
+        for n in 0..100_000u32 {
+            let key = format!("INV-{n:06}");
+            assert_eq!(table.get_or_insert(key.as_bytes(), n), n);
+        }
+        for len in 0..40 {
+            assert_eq!(table.get_or_insert(&long[..len], 999), len as u32);
+        }
+        for n in (0..100_000u32).step_by(997) {
+            assert_eq!(table.get_or_insert(format!("INV-{n:06}").as_bytes(), 0), n);
+        }
+        assert!(!table.contains(b"INV-100000"));
+        assert_eq!(table.len(), 100_040);
+    }
+
+    #[test]
+    fn the_hash_spreads_short_similar_keys() {
+        // Keys that differ in one byte should fall in different slots of a
+        // small table most of the time: at most a few collisions in 256.
+        let mut low_bits = std::collections::HashSet::new();
+        for n in 0..256u32 {
+            low_bits.insert(hash(format!("INV-{n:06}").as_bytes()) & 1023);
+        }
+        // Uniform hashing gives about 226 distinct (1024 × (1 − e^−¼)).
+        assert!(low_bits.len() > 210, "{} distinct of 256", low_bits.len());
+    }
+}
