@@ -288,6 +288,24 @@ pub(crate) fn large_csv(n: usize, dir: &Path) -> io::Result<(PathBuf, Workload)>
     Ok((path, workload))
 }
 
+/// The file call with contract v2's cross-row rules added: `unique` on the
+/// invoice number (nearly a key per row; the data repeats some invoices, as
+/// `duplicate_report` needs) and a primary key of (customer, date), "one
+/// invoice per customer a day", which the data breaks by chance. What they
+/// cost is the difference from the plain call on the same file.
+pub(crate) fn keyed(workload: &Workload) -> Workload {
+    let mut args: Value = serde_json::from_str(&workload.args).unwrap_or_default();
+    args["columns"][0]["unique"] = json!(true);
+    args["table"] = json!({"primary_key": ["customer", "date"]});
+    Workload {
+        label: format!("{} with unique and primary_key", workload.label),
+        id: format!("{}-keyed", workload.id),
+        tool: workload.tool,
+        rows: workload.rows,
+        args: args.to_string(),
+    }
+}
+
 /// One CSV field, quoted when it holds a comma, a quote or a line break.
 fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
@@ -347,6 +365,33 @@ mod tests {
         assert!((variance + signed[n / 2] as f64 / 100.0).abs() < 0.005, "variance {variance}");
 
         assert_eq!(run(&small_reconcile())["closes"], true);
+    }
+
+    /// The keyed file call finds what its doc comment says: repeated
+    /// invoices, and (customer, date) pairs more than once.
+    #[test]
+    fn the_keyed_call_finds_repeated_invoices_and_keys() {
+        let dir = std::env::temp_dir().join(format!("mcpv-bench-keyed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let (path, workload) = large_csv(20_000, &dir).expect("the file is written");
+        let mut args: Value = serde_json::from_str(&keyed(&workload).args).expect("JSON");
+        let csv = std::fs::read_to_string(&path).expect("the file reads");
+        std::fs::remove_dir_all(&dir).expect("cleaned up");
+        let object = args.as_object_mut().expect("an object");
+        object.remove("path");
+        object.insert("csv".into(), Value::String(csv));
+        let text = validation_core::call_tool_json("validate_rows", args.to_string().as_bytes()).expect("a valid call");
+        let result: Value = serde_json::from_str(&text).expect("JSON");
+        assert!(
+            result["findings_by_code"]["duplicate_value"].as_u64().is_some_and(|n| n > 0),
+            "{}",
+            result["findings_by_code"]
+        );
+        assert!(
+            result["findings_by_code"]["duplicate_key"].as_u64().is_some_and(|n| n > 0),
+            "{}",
+            result["findings_by_code"]
+        );
     }
 
     #[test]

@@ -264,6 +264,27 @@ fn large_file(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         mcp_validation_server::cli::DEFAULT_MAX_MEMORY_MIB
     )?;
     writeln!(out, "  verdict {}; summary {}", file.verdict, file.summary)?;
+    let keyed = &file.keyed;
+    let (with, without) = (keyed.samples.median(), file.samples.median());
+    let ratio = if without > 0.0 { format!(" ({:.2}x the plain call)", with / without) } else { String::new() };
+    writeln!(
+        out,
+        "  {} (unique on invoice, primary_key (customer, date)): {}{ratio}; server peak resident {}; fuel {}; peak \
+linear memory {} MiB",
+        keyed.workload.label,
+        median_n(&keyed.samples),
+        size(keyed.peak_rss),
+        keyed.fuel.map_or_else(|| "?".to_owned(), format_count),
+        keyed.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1}")),
+    )?;
+    let count = |code: &str| keyed.findings_by_code[code].as_u64().unwrap_or(0);
+    writeln!(
+        out,
+        "    found duplicate_key {} and duplicate_value {}; quarantined {}",
+        format_count(count("duplicate_key")),
+        format_count(count("duplicate_value")),
+        keyed.summary["quarantined"]
+    )?;
     peers_table(out, file)?;
     writeln!(out)?;
     Ok(())

@@ -196,6 +196,28 @@ pub(crate) struct FileRun {
     /// report theirs (count, hash of the indexes); empty without peers.
     pub(crate) peers: Vec<crate::peers::PeerRun>,
     pub(crate) our_failing: Option<(u64, String)>,
+    /// The same file with `unique` and a primary key added.
+    pub(crate) keyed: KeyedRun,
+}
+
+/// The file call with contract v2's cross-row rules (`data::keyed`).
+pub(crate) struct KeyedRun {
+    pub(crate) workload: Workload,
+    pub(crate) samples: Samples,
+    pub(crate) peak_rss: u64,
+    pub(crate) fuel: Option<u64>,
+    pub(crate) peak_linear_mib: Option<f64>,
+    pub(crate) summary: Value,
+    pub(crate) findings_by_code: Value,
+}
+
+/// `field` (`fuel=`, `peak_memory_mib=`) of the last call in a server's log.
+fn logged(log: &str, field: &str) -> Option<String> {
+    log.lines()
+        .rev()
+        .find(|line| line.contains("call finished"))
+        .and_then(|line| line.split_whitespace().find_map(|word| word.strip_prefix(field)))
+        .map(str::to_owned)
 }
 
 pub(crate) fn serve_file(
@@ -215,6 +237,18 @@ pub(crate) fn serve_file(
     let args = vec!["--data-root".into(), dir.to_string_lossy().into_owned(), "--log".into(), "info".into()];
     let command = ServerCommand { args, ..ours.clone() };
     let served = serve(&command, small, &workload, plan.file_runs)?;
+    crate::progress("the same file with unique and primary_key: this project over MCP");
+    let keyed_workload = data::keyed(&workload);
+    let keyed_served = serve(&command, small, &keyed_workload, plan.file_runs)?;
+    let keyed = KeyedRun {
+        fuel: logged(&keyed_served.log, "fuel=").and_then(|fuel| fuel.parse().ok()),
+        peak_linear_mib: logged(&keyed_served.log, "peak_memory_mib=").and_then(|mib| mib.parse().ok()),
+        summary: keyed_served.result["summary"].clone(),
+        findings_by_code: keyed_served.result["findings_by_code"].clone(),
+        samples: keyed_served.samples,
+        peak_rss: keyed_served.peak_rss,
+        workload: keyed_workload,
+    };
     let (peers, our_failing) = match peers {
         None => (Vec::new(), None),
         Some(setup) => {
@@ -228,22 +262,15 @@ pub(crate) fn serve_file(
         }
     };
     std::fs::remove_file(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-    let logged = |field: &str| {
-        served
-            .log
-            .lines()
-            .rev()
-            .find(|line| line.contains("call finished"))
-            .and_then(|line| line.split_whitespace().find_map(|word| word.strip_prefix(field)))
-            .map(str::to_owned)
-    };
     let summary = served.result["summary"].clone();
-    let problem = (summary["rows_in"] != workload.rows || summary["accounted_for"] != workload.rows)
-        .then(|| format!("{} rows in the file, but the summary says {summary}", workload.rows));
+    let problem = [&summary, &keyed.summary]
+        .into_iter()
+        .find(|summary| summary["rows_in"] != workload.rows || summary["accounted_for"] != workload.rows)
+        .map(|summary| format!("{} rows in the file, but a summary says {summary}", workload.rows));
     Ok(FileRun {
         file_bytes,
-        fuel: logged("fuel=").and_then(|fuel| fuel.parse().ok()),
-        peak_linear_mib: logged("peak_memory_mib=").and_then(|mib| mib.parse().ok()),
+        fuel: logged(&served.log, "fuel=").and_then(|fuel| fuel.parse().ok()),
+        peak_linear_mib: logged(&served.log, "peak_memory_mib=").and_then(|mib| mib.parse().ok()),
         verdict: served.result["verdict"].as_str().unwrap_or("?").to_owned(),
         samples: served.samples,
         response_bytes: served.response_bytes,
@@ -253,5 +280,6 @@ pub(crate) fn serve_file(
         workload,
         peers,
         our_failing,
+        keyed,
     })
 }
