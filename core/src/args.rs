@@ -87,6 +87,31 @@ impl ArgReader {
         }
     }
 
+    /// Exactly one of two parameters that say the same thing two ways: `list`,
+    /// a `list[Any]`, or `other`, of any JSON type. Absent or null is not
+    /// given; both or neither is a problem naming both. `None` after a
+    /// problem.
+    pub(crate) fn list_or_other(&mut self, list: &str, other: &str) -> Option<ListOr> {
+        let listed = self.take(list, false).filter(|value| !value.is_null());
+        let alternative = self.take(other, false).filter(|value| !value.is_null());
+        match (listed, alternative) {
+            (Some(Value::Array(items)), None) => Some(ListOr::List(items)),
+            (Some(value), None) => {
+                self.wrong(list, "an array", &value);
+                None
+            }
+            (None, Some(value)) => Some(ListOr::Other(value)),
+            (Some(_), Some(_)) => {
+                self.problem(other, format!("give \"{list}\" or \"{other}\", not both"));
+                None
+            }
+            (None, None) => {
+                self.problem(list, format!("give either \"{list}\" or \"{other}\"; this call gives neither"));
+                None
+            }
+        }
+    }
+
     /// A required `str` parameter.
     pub(crate) fn string(&mut self, name: &str) -> String {
         match self.take(name, true) {
@@ -262,6 +287,14 @@ impl ArgReader {
         let message = self.problems.iter().map(|(_, message)| message.as_str()).collect::<Vec<_>>().join("; ");
         Err(ToolError::for_argument(ErrorCode::ArgumentType, &argument, message))
     }
+}
+
+/// What [`ArgReader::list_or_other`] read.
+pub(crate) enum ListOr {
+    /// The list parameter, given as an array.
+    List(Vec<Value>),
+    /// The other parameter's value (never null).
+    Other(Value),
 }
 
 /// Which argument names the reader was asked for, so the catalog's tests can

@@ -36,6 +36,7 @@ mod py;
 mod reconcile;
 mod row_check;
 mod rules;
+mod schema_in;
 mod source;
 mod validate;
 mod value_key;

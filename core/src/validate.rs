@@ -19,6 +19,7 @@ use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
 use crate::py::value::{is_blank, present};
 use crate::row_check::{check_row, CodeCount, FullReport, RowCells, RowChecks, RowVerdict};
+use crate::schema_in::Contract;
 use crate::source::{Capped, RowData, RowSource};
 
 /// A row held back (or flagged), with why.
@@ -508,14 +509,15 @@ still reports whether any row was quarantined.",
 pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
     let source = reader.row_source();
-    let columns = reader.list("columns");
+    let contract = reader.list_or_other("columns", "schema");
     let row_key = reader.optional_string("row_key");
     let cap = reader.optional_cap("max_listed");
     let table = reader.optional_any("table");
     reader.finish()?;
 
-    let mut fields = parse_columns(&columns)?;
-    let table = TableRules::parse(table, &mut fields)?;
+    let given = Contract::resolve(contract, table)?;
+    let mut fields = given.relocate(parse_columns(&given.columns))?;
+    let table = given.relocate(TableRules::parse(given.table.clone(), &mut fields))?;
     let outcome = validate_all(&fields, &table, source, row_key.as_deref(), cap)?;
 
     let mut findings: Vec<Finding> = outcome.findings.items().to_vec();
@@ -582,6 +584,9 @@ validation result.",
     ]);
     if let Some(described) = table.describe(&fields) {
         contract.insert("table".into(), described);
+    }
+    if let Some(standard) = given.mapped_from() {
+        contract.insert("schema_mapped_from".into(), standard.into());
     }
     let mut summary = object([
         ("rows_in", outcome.rows_in.into()),

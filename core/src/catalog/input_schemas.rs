@@ -53,15 +53,25 @@ fn table_property() -> Value {
     })
 }
 
+/// `validate_rows`'s `schema`: a standard contract instead of `columns`.
+fn schema_property() -> Value {
+    json!({
+        "type": "object",
+        "title": "Schema",
+        "description": "The contract as a standard schema, instead of `columns` (give exactly one): a Frictionless Table Schema ({fields: [...], primaryKey?}) or a JSON Schema of one row ({type: \"object\", properties: {...}, required?}). It is mapped onto columns (and table rules) with the same meaning; a keyword that cannot be mapped is an argument error naming it. The result's contract shows what it became, and schema_mapped_from which standard it was read as.",
+    })
+}
+
 pub(super) fn validate_rows() -> Value {
     with_large_data_arguments(json!({
         "properties": {
             "rows": rows_property(),
             "columns": {"items": {}, "title": "Columns", "type": "array"},
+            "schema": schema_property(),
             "row_key": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Row Key"},
             "table": table_property(),
         },
-        "required": ["rows", "columns"],
+        "required": ["rows"],
         "type": "object",
         "title": "validate_rowsArguments",
     }))
