@@ -56,7 +56,7 @@ impl FullMatch {
 }
 
 /// The first line of the compiler's explanation, without the pattern echo.
-fn compiler_detail(err: &regex::Error) -> String {
+pub(crate) fn compiler_detail(err: &regex::Error) -> String {
     match err {
         regex::Error::Syntax(text) => text.lines().rev().find(|line| line.starts_with("error:")).map_or_else(
             || text.lines().last().unwrap_or("invalid syntax").to_owned(),

@@ -373,7 +373,7 @@ fn iso_week1_monday(year: i32) -> i32 {
 }
 
 /// C's `ord_to_ymd` for ordinals >= 1.
-fn ord_to_ymd(ordinal: i32) -> (i32, u32, u32) {
+pub(crate) fn ord_to_ymd(ordinal: i32) -> (i32, u32, u32) {
     const DAYS_IN_400_YEARS: i32 = 146_097;
     const DAYS_IN_100_YEARS: i32 = 36_524;
     const DAYS_IN_4_YEARS: i32 = 1_461;
