@@ -37,6 +37,8 @@ pub(crate) struct Locator {
     pub(crate) column: Option<String>,
     /// For a repeated value or key: the row that held it first.
     pub(crate) first_row_index: Option<usize>,
+    /// For a row rule's finding: the rule's name.
+    pub(crate) rule: Option<String>,
     pub(crate) movement_index: Option<usize>,
     pub(crate) side: Option<&'static str>,
 }
@@ -74,6 +76,9 @@ impl Locator {
         if let Some(index) = self.first_row_index {
             out.insert("first_row_index".into(), index.into());
             out.insert("first_row_number".into(), (index + 1).into());
+        }
+        if let Some(rule) = &self.rule {
+            out.insert("rule".into(), rule.clone().into());
         }
         if let Some(index) = self.movement_index {
             out.insert("movement_index".into(), index.into());

@@ -27,7 +27,6 @@ mod csv_table;
 mod duplicates;
 mod entities;
 pub mod error;
-#[allow(dead_code)] // used by row_rules (being wired in)
 mod expr;
 mod findings;
 mod formats;

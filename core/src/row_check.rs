@@ -14,7 +14,9 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::coerce::{coerce, CellRef, Coerced};
+use crate::contract::row_rules::RowRule;
 use crate::contract::{ColumnType, Field};
+use crate::expr::{ExprValue, Operand};
 use crate::findings::{Finding, Locator, Severity};
 use crate::py::repr;
 use crate::rules;
@@ -104,6 +106,7 @@ pub(crate) trait RowReport {
 pub(crate) struct RowChecks<'f> {
     fields: &'f [Field],
     primary_key: &'f [usize],
+    row_rules: &'f [RowRule],
     /// For each field: the first row of each of its values (used by `unique` fields only).
     unique_seen: Vec<FirstSeen>,
     key_seen: FirstSeen,
@@ -112,10 +115,11 @@ pub(crate) struct RowChecks<'f> {
 }
 
 impl<'f> RowChecks<'f> {
-    pub(crate) fn new(fields: &'f [Field], primary_key: &'f [usize]) -> Self {
+    pub(crate) fn new(fields: &'f [Field], primary_key: &'f [usize], row_rules: &'f [RowRule]) -> Self {
         RowChecks {
             fields,
             primary_key,
+            row_rules,
             unique_seen: fields.iter().map(|_| FirstSeen::default()).collect(),
             key_seen: FirstSeen::default(),
             scratch: Vec::new(),
@@ -142,6 +146,9 @@ pub(crate) fn check_row(
     // field is blank or has no typed value (it is then reported as such).
     let mut key_complete = !checks.primary_key.is_empty();
     checks.key.clear();
+    // Each field's cell as the row rules read it, kept only when there are rules.
+    let mut slots: Vec<Slot<'_>> = Vec::with_capacity(if checks.row_rules.is_empty() { 0 } else { fields.len() });
+    let keep = !checks.row_rules.is_empty();
     for (position, field) in fields.iter().enumerate() {
         let raw = cells.cell(position, field);
         let severity = severity_for(field);
@@ -154,6 +161,9 @@ pub(crate) fn check_row(
 
         if raw.is_blank() {
             key_complete &= !in_key;
+            if keep {
+                slots.push(Slot::Blank);
+            }
             if field.required {
                 // Reported once as required_blank, not once per rule that cannot judge a blank.
                 found("required_blank", &mut |at| {
@@ -182,6 +192,9 @@ pub(crate) fn check_row(
             Ok(value) => value,
             Err(failure) => {
                 key_complete &= !in_key;
+                if keep {
+                    slots.push(Slot::Invalid);
+                }
                 found(failure.code(), &mut |at| {
                     let original = raw.to_value();
                     Finding::new(failure.code(), severity, failure.message(&original))
@@ -209,17 +222,7 @@ pub(crate) fn check_row(
         if field.unique && has_key {
             let first = checks.unique_seen[position].first_row(&checks.scratch, row);
             if first != row {
-                found("duplicate_value", &mut |mut at| {
-                    at.first_row_index = Some(first);
-                    Finding::new(
-                        "duplicate_value",
-                        severity,
-                        format!("{} repeats the value of row {} (the column is unique)", value.repr(), first + 1),
-                    )
-                    .at(at)
-                    .with_value(Some(value.json_safe()))
-                    .expecting("a value no other row holds")
-                });
+                found("duplicate_value", &mut |at| repeated_value(&value, first, severity, at));
             }
         }
         if in_key {
@@ -232,7 +235,35 @@ pub(crate) fn check_row(
         if field.column_type != ColumnType::Any {
             report.coerced(position, || value.json_safe());
         }
+        if keep {
+            slots.push(Slot::Value(value));
+        }
     }
+    check_across_columns(checks, row, cells, key_complete, &slots, report, verdict)
+}
+
+/// The finding of a value of a `unique` column that row `first` held first.
+fn repeated_value(value: &Coerced<'_>, first: usize, severity: Severity, mut at: Locator) -> Finding {
+    at.first_row_index = Some(first);
+    let message = format!("{} repeats the value of row {} (the column is unique)", value.repr(), first + 1);
+    Finding::new("duplicate_value", severity, message)
+        .at(at)
+        .with_value(Some(value.json_safe()))
+        .expecting("a value no other row holds")
+}
+
+/// The checks that read several columns of the row, once each column has
+/// been read: the primary key (when every key cell has a value) and the row
+/// rules. Returns the row's verdict with theirs.
+fn check_across_columns(
+    checks: &mut RowChecks<'_>,
+    row: usize,
+    cells: &RowCells<'_, '_>,
+    key_complete: bool,
+    slots: &[Slot<'_>],
+    report: &mut impl RowReport,
+    mut verdict: RowVerdict,
+) -> RowVerdict {
     if key_complete {
         let first = checks.key_seen.first_row(&checks.key, row);
         if first != row {
@@ -240,7 +271,96 @@ pub(crate) fn check_row(
             verdict = RowVerdict::Quarantine;
         }
     }
+    for rule in checks.row_rules {
+        if let Some((code, why)) = judge(rule, slots) {
+            report_row_rule(rule, code, why, checks.fields, slots, cells, report);
+            verdict = verdict.worsen(rule.quarantines);
+        }
+    }
     verdict
+}
+
+/// A field's cell as a row rule reads it.
+enum Slot<'a> {
+    Blank,
+    Value(Coerced<'a>),
+    /// The cell could not take its column's type (reported as such).
+    Invalid,
+}
+
+impl Slot<'_> {
+    fn operand(&self) -> Operand<'_> {
+        match self {
+            Slot::Blank => Operand::Blank,
+            Slot::Value(value) => Operand::Value(value),
+            Slot::Invalid => Operand::Invalid,
+        }
+    }
+}
+
+/// Why a row fails `rule`: `row_rule_failed` when its check is false where
+/// its condition holds, `row_rule_not_evaluable` (with the reason) when the
+/// condition or the check cannot be evaluated on this row (a cell it reads
+/// is blank or invalid, a value of the wrong kind). A rule that cannot be
+/// checked is not a pass. `None` when the row passes or the condition is false.
+fn judge(rule: &RowRule, slots: &[Slot<'_>]) -> Option<(&'static str, Option<String>)> {
+    let operand = |position: usize| slots[position].operand();
+    let not_evaluable = |why: String| Some(("row_rule_not_evaluable", Some(why)));
+    if let Some(when) = &rule.when {
+        match when.eval(&operand) {
+            Ok(ExprValue::Bool(true)) => {}
+            Ok(ExprValue::Bool(false)) => return None,
+            Ok(_) => return not_evaluable("its \"when\" is neither true nor false for this row".into()),
+            Err(err) => return not_evaluable(format!("its \"when\": {}", err.message)),
+        }
+    }
+    match rule.check.eval(&operand) {
+        Ok(ExprValue::Bool(true)) => None,
+        Ok(ExprValue::Bool(false)) => Some(("row_rule_failed", None)),
+        Ok(_) => not_evaluable("its \"check\" is neither true nor false for this row".into()),
+        Err(err) => not_evaluable(err.message),
+    }
+}
+
+/// The finding of a row that fails a row rule, quoting the values the rule read.
+fn report_row_rule(
+    rule: &RowRule,
+    code: &'static str,
+    why: Option<String>,
+    fields: &[Field],
+    slots: &[Slot<'_>],
+    cells: &RowCells<'_, '_>,
+    report: &mut impl RowReport,
+) {
+    let severity = if rule.quarantines { Severity::Error } else { Severity::Warning };
+    let about = About { position: None, column: None, severity };
+    report.finding(about, code, |mut at| {
+        at.rule = Some(rule.name.clone());
+        let mut read: Vec<usize> = rule.when.iter().flat_map(|when| when.columns_read().iter().copied()).collect();
+        for &position in rule.check.columns_read() {
+            if !read.contains(&position) {
+                read.push(position);
+            }
+        }
+        let values: Map<String, Value> = read
+            .iter()
+            .map(|&position| {
+                let value = match &slots[position] {
+                    Slot::Blank => Value::Null,
+                    Slot::Value(value) => value.json_safe(),
+                    Slot::Invalid => cells.cell(position, &fields[position]).to_value(),
+                };
+                (fields[position].name.clone(), value)
+            })
+            .collect();
+        let quoted = values.iter().map(|(name, value)| format!("{name} = {}", repr::repr(value))).collect::<Vec<_>>();
+        let with = if quoted.is_empty() { String::new() } else { format!(" ({})", quoted.join(", ")) };
+        let message = match why {
+            None => format!("row rule \"{}\" failed{with}", rule.name),
+            Some(why) => format!("row rule \"{}\" could not be evaluated{with}: {why}", rule.name),
+        };
+        Finding::new(code, severity, message).at(at).with_value(Some(Value::Object(values))).expecting(rule.expected())
+    });
 }
 
 /// A row whose primary key an earlier row holds: quarantined, located at

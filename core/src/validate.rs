@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
+use crate::contract::row_rules::{self, RowRule};
 use crate::contract::table::TableRules;
 use crate::contract::{parse_columns, Field};
 use crate::csv::{RecordRef, EXTRA_FIELDS_KEY};
@@ -178,9 +179,9 @@ struct Plan<'f> {
 }
 
 impl<'f> Plan<'f> {
-    fn new(fields: &'f [Field], table: &'f TableRules, row_key: Option<&'f str>) -> Self {
+    fn new(fields: &'f [Field], table: &'f TableRules, rules: &'f [RowRule], row_key: Option<&'f str>) -> Self {
         Plan {
-            checks: RowChecks::new(fields, &table.primary_key),
+            checks: RowChecks::new(fields, &table.primary_key, rules),
             row_key,
             records: RecordReading::Undecided,
             count: CodeCount::default(),
@@ -348,12 +349,13 @@ fn push_accepted(outcome: &mut Outcome, cleaned: Value) {
 fn validate_all(
     fields: &[Field],
     table: &TableRules,
+    rules: &[RowRule],
     source: RowSource,
     row_key: Option<&str>,
     cap: Option<usize>,
 ) -> Result<Outcome, ToolError> {
     let mut outcome = Outcome::new(cap);
-    let mut plan = Plan::new(fields, table, row_key);
+    let mut plan = Plan::new(fields, table, rules, row_key);
     source.for_each(|index, line, data| validate_one(&mut plan, &mut outcome, index, line, data))?;
 
     // A required column absent from every row usually means the wrong sheet or
@@ -505,6 +507,30 @@ still reports whether any row was quarantined.",
     parts.join(" ")
 }
 
+/// The contract as parsed, echoed back so a caller can confirm which rules ran.
+fn contract_echo(
+    row_key: Option<&str>,
+    fields: &[Field],
+    table: &TableRules,
+    rules: &[RowRule],
+    mapped_from: Option<&str>,
+) -> Map<String, Value> {
+    let mut contract = object([
+        ("row_key", row_key.map_or(Value::Null, Value::from)),
+        ("columns", fields.iter().map(Field::describe).collect()),
+    ]);
+    if let Some(described) = table.describe(fields) {
+        contract.insert("table".into(), described);
+    }
+    if !rules.is_empty() {
+        contract.insert("row_rules".into(), rules.iter().map(RowRule::describe).collect());
+    }
+    if let Some(standard) = mapped_from {
+        contract.insert("schema_mapped_from".into(), standard.into());
+    }
+    contract
+}
+
 /// The `validate_rows` tool.
 pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
@@ -513,12 +539,14 @@ pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
     let row_key = reader.optional_string("row_key");
     let cap = reader.optional_cap("max_listed");
     let table = reader.optional_any("table");
+    let row_rules = reader.optional_any("row_rules");
     reader.finish()?;
 
     let given = Contract::resolve(contract, table)?;
     let mut fields = given.relocate(parse_columns(&given.columns))?;
     let table = given.relocate(TableRules::parse(given.table.clone(), &mut fields))?;
-    let outcome = validate_all(&fields, &table, source, row_key.as_deref(), cap)?;
+    let rules = row_rules::parse(row_rules, &fields)?;
+    let outcome = validate_all(&fields, &table, &rules, source, row_key.as_deref(), cap)?;
 
     let mut findings: Vec<Finding> = outcome.findings.items().to_vec();
     let mut findings_omitted = outcome.findings.omitted();
@@ -578,16 +606,7 @@ validation result.",
 
     let tolerance = Tolerance::of(&table, &outcome);
     let guidance = with_table_guidance(&guidance(&outcome), &table_findings, tolerance.as_ref());
-    let mut contract = object([
-        ("row_key", row_key.clone().map_or(Value::Null, Value::String)),
-        ("columns", fields.iter().map(Field::describe).collect()),
-    ]);
-    if let Some(described) = table.describe(&fields) {
-        contract.insert("table".into(), described);
-    }
-    if let Some(standard) = given.mapped_from() {
-        contract.insert("schema_mapped_from".into(), standard.into());
-    }
+    let contract = contract_echo(row_key.as_deref(), &fields, &table, &rules, given.mapped_from());
     let mut summary = object([
         ("rows_in", outcome.rows_in.into()),
         ("accepted", accepted.into()),

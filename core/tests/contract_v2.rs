@@ -354,3 +354,85 @@ fn csv_and_rows_agree_on_the_cross_row_rules() {
     assert_eq!(row_findings(&from_rows), expected);
     assert_eq!(row_findings(&from_csv), expected);
 }
+
+#[test]
+fn row_rules_compare_typed_values_and_quote_what_they_read() {
+    // Dates compare as dates, not text: "2024-10-01" < "2024-9-30" as text
+    // would be wrong, but both are read as ISO dates here.
+    let rows = json!([
+        {"start": "2024-01-01", "end": "2024-02-01"},
+        {"start": "2024-03-01", "end": "2024-02-01"},
+        {"start": "2024-03-01", "end": ""},
+    ]);
+    let columns = json!([{"name": "start", "type": "date"}, {"name": "end", "type": "date"}]);
+    let rules = json!([{"name": "ends_after_start", "check": "end >= start"}]);
+    let result = run(&json!({"rows": rows, "columns": columns, "row_rules": rules}));
+    // Row 1 ends before it starts; row 2's end is blank, so the rule cannot
+    // be judged, which is not a pass.
+    assert_eq!(
+        row_findings(&result),
+        [(1, String::new(), "row_rule_failed".into()), (2, String::new(), "row_rule_not_evaluable".into())]
+    );
+    let failed = finding(&result, "row_rule_failed");
+    assert_eq!(failed["locator"]["rule"], "ends_after_start");
+    assert_eq!(failed["value"], json!({"end": "2024-02-01", "start": "2024-03-01"}));
+    assert_eq!(failed["expected"], "end >= start");
+    assert_eq!(failed["message"], "row rule \"ends_after_start\" failed (end = '2024-02-01', start = '2024-03-01')");
+    assert_eq!(quarantined_rows(&result), [1, 2]);
+    assert_eq!(
+        result["contract"]["row_rules"],
+        json!([{"name": "ends_after_start", "check": "end >= start", "on_fail": "quarantine"}])
+    );
+}
+
+#[test]
+fn a_row_rule_applies_only_where_its_condition_holds() {
+    // The issue's example: a VAT number is needed for DE and FR only. Row 1
+    // (DE, blank VAT) cannot pass: its VAT number is blank, which the rule
+    // cannot compare; row 2 (US, blank) is outside the condition.
+    let rows = json!([
+        {"country": "DE", "vat": "DE123"},
+        {"country": "DE", "vat": ""},
+        {"country": "US", "vat": ""},
+        {"country": "FR", "vat": "x"},
+    ]);
+    let columns = json!([{"name": "country"}, {"name": "vat", "type": "string"}]);
+    let rules = json!([
+        {"name": "vat_for_eu", "check": "vat != ''", "when": "country in ['DE', 'FR']", "on_fail": "flag"},
+        {"name": "vat_shape", "check": "!has(row.vat) || vat.matches('^[A-Z]{2}[0-9]+$')", "when": "has(row.vat)"},
+    ]);
+    let result = run(&json!({"rows": rows, "columns": columns, "row_rules": rules}));
+    assert_eq!(
+        row_findings(&result),
+        [(1, String::new(), "row_rule_not_evaluable".into()), (3, String::new(), "row_rule_failed".into())]
+    );
+    // The first rule flags (row 1 is kept); the second quarantines row 3.
+    assert_eq!(result["summary"]["flagged"], 1);
+    assert_eq!(quarantined_rows(&result), [3]);
+    let not_evaluable = finding(&result, "row_rule_not_evaluable");
+    assert_eq!(not_evaluable["severity"], "warning");
+    assert!(not_evaluable["message"].as_str().unwrap().contains("blank"), "{}", not_evaluable["message"]);
+}
+
+#[test]
+fn row_rule_errors_point_at_the_position() {
+    let columns = json!([{"name": "start", "type": "date"}, {"name": "amount", "type": "number"}]);
+    let cases = [
+        (json!([{"name": "r", "check": "end >= start"}]), "row_rules[0].check", "at character 0"),
+        (json!([{"name": "r", "check": "amount < 'x'"}]), "row_rules[0].check", "at character 7"),
+        (json!([{"name": "r", "check": "amount + 1.0"}]), "row_rules[0].check", "must be true or false"),
+        (json!([{"name": "r", "check": "true", "when": "start >"}]), "row_rules[0].when", "at character"),
+        (json!([{"name": "r", "check": "true"}, {"name": "r", "check": "true"}]), "row_rules[1].name", "used twice"),
+        (json!([{"name": "r"}]), "row_rules[0].check", "needs a \"check\""),
+        (json!([{"name": "r", "check": "true", "if": "x"}]), "row_rules[0].if", "unknown key"),
+        (json!({"name": "r"}), "row_rules", "must be an array"),
+    ];
+    for (rules, location, says) in cases {
+        let args = json!({"rows": [], "columns": columns, "row_rules": rules});
+        let err = validate_rows(&args).expect_err("a bad row rule is an argument error");
+        assert_eq!(err.code, ErrorCode::InvalidContract, "{rules}");
+        assert_eq!(err.argument.as_deref(), Some("row_rules"));
+        assert_eq!(err.location.as_deref(), Some(location), "{rules}: {}", err.message);
+        assert!(err.message.contains(says), "{rules}: {}", err.message);
+    }
+}

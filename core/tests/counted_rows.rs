@@ -90,6 +90,8 @@ fn assert_v2_codes_seen(seen: &std::collections::BTreeSet<String>) {
         "not_a_datetime",
         "row_count_out_of_range",
         "undeclared_column",
+        "row_rule_failed",
+        "row_rule_not_evaluable",
     ];
     for code in expected {
         assert!(seen.contains(code), "no generated round found {code}; seen: {seen:?}");
@@ -228,6 +230,16 @@ fn contract_v2(extra_named: bool) -> Value {
     columns
 }
 
+/// Row rules over the v2 contract's columns: one that quarantines, one that
+/// flags, one with a condition.
+fn row_rules_v2() -> Value {
+    json!([
+        {"name": "positive_or_counted", "check": "amount >= 0.0 || count > 3", "when": "has(row.id)"},
+        {"name": "not_after_april", "check": "when <= date('2026-04-01')", "on_fail": "flag"},
+        {"name": "short_note", "check": "size(note) < 3"},
+    ])
+}
+
 fn table_v2() -> Value {
     json!({"primary_key": ["when", "note"], "row_count": {"min": 3}, "columns": "exact", "max_quarantined_fraction": 0.5})
 }
@@ -256,7 +268,7 @@ fn counting_agrees_with_checking_on_generated_csv() {
         let args = if round % 2 == 0 {
             json!({"csv": text, "columns": contract(round % 7 == 0), "row_key": "id"})
         } else {
-            json!({"csv": text, "columns": contract_v2(round % 7 == 0), "table": table_v2(), "row_key": "id"})
+            json!({"csv": text, "columns": contract_v2(round % 7 == 0), "table": table_v2(), "row_rules": row_rules_v2(), "row_key": "id"})
         };
         let codes = check_caps(&args, &format!("round {round}: {text:?}"));
         if round % 2 == 1 {
@@ -300,7 +312,7 @@ fn counting_agrees_with_checking_on_generated_rows() {
         let args = if round % 2 == 0 {
             json!({"rows": rows, "columns": contract(round % 5 == 0), "row_key": "id"})
         } else {
-            json!({"rows": rows, "columns": contract_v2(round % 5 == 0), "table": table_v2(), "row_key": "id"})
+            json!({"rows": rows, "columns": contract_v2(round % 5 == 0), "table": table_v2(), "row_rules": row_rules_v2(), "row_key": "id"})
         };
         let codes = check_caps(&args, &format!("round {round}"));
         if round % 2 == 1 {

@@ -37,6 +37,16 @@ export const PRESENTATION = {
   },
   max_groups: { help: 'most groups to report' },
   max_listed: { placeholder: 'no cap', help: 'cap each list in the result; counts still cover every row' },
+  schema: {
+    kind: 'json',
+    placeholder: '{"fields": [{"name": "id", "type": "integer"}]}',
+    help: 'instead of columns: a Frictionless Table Schema or a JSON Schema of one row, as JSON',
+  },
+  row_rules: {
+    kind: 'json',
+    placeholder: '[{"name": "ends_after_start", "check": "end_date >= start_date"}]',
+    help: 'checks across the columns of a row (a CEL subset), as JSON',
+  },
   table: {
     kind: 'json',
     placeholder: '{"primary_key": ["id"], "row_count": {"min": 1}}',

@@ -135,7 +135,7 @@ test('the forms are the catalog’s arguments: names, required, defaults', () =>
         column: ['string'],
         columns: ['array'],
         contract: ['array'],
-        json: ['object'],
+        json: ['object', 'array'],
         text: ['string'],
       }[field.kind];
       assert.ok(

@@ -106,13 +106,39 @@ export interface Listing {
   max_listed?: number;
 }
 
-export type ValidateRowsArgs = RowData & Listing & {
-  columns: readonly ColumnSpec[];
-  /** A column to quote in each locator; it does not affect validation. */
-  row_key?: string | null;
-  /** Rules about the table as a whole (contract v2). */
-  table?: TableRules;
-};
+/**
+ * A check across the columns of one row (contract v2): an expression in a
+ * CEL subset over the contract's columns, typed as they are declared.
+ */
+export interface RowRule {
+  name: string;
+  /** E.g. `end_date >= start_date`. */
+  check: string;
+  /** A condition: the rule applies only where it is true, e.g. `country in ['DE', 'FR']`. */
+  when?: string;
+  on_fail?: OnFail;
+  description?: string;
+}
+
+/** The contract, given once: as `columns`, or as a standard `schema` (contract v2). */
+export type ContractArgs =
+  | { columns: readonly ColumnSpec[]; schema?: never }
+  | {
+      /** A Frictionless Table Schema, or a JSON Schema of one row, mapped onto the contract. */
+      schema: JsonObject;
+      columns?: never;
+    };
+
+export type ValidateRowsArgs = RowData &
+  Listing &
+  ContractArgs & {
+    /** A column to quote in each locator; it does not affect validation. */
+    row_key?: string | null;
+    /** Rules about the table as a whole (contract v2). */
+    table?: TableRules;
+    /** Checks across the columns of a row (contract v2). */
+    row_rules?: readonly RowRule[];
+  };
 
 /** A movement as an object; a bare signed number or numeric string also works. */
 export interface MovementInput {
@@ -180,6 +206,8 @@ export interface Locator {
   /** For a repeated value or key (contract v2): the row that held it first. */
   first_row_index?: number;
   first_row_number?: number;
+  /** For a row rule's finding (contract v2): the rule's name. */
+  rule?: string;
   movement_index?: number;
   movement_number?: number;
   side?: string;
@@ -290,6 +318,10 @@ export interface ValidateRowsReport
       columns?: 'exact';
       max_quarantined_fraction?: number;
     };
+    /** The row rules as parsed, when `row_rules` was given. */
+    row_rules?: { name: string; check: string; when?: string; on_fail: OnFail; description?: string }[];
+    /** Which standard `schema` was read as, when it was given. */
+    schema_mapped_from?: 'table_schema' | 'json_schema';
   };
   summary: {
     rows_in: number;

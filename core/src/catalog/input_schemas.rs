@@ -53,6 +53,27 @@ fn table_property() -> Value {
     })
 }
 
+/// `validate_rows`'s `row_rules` (contract v2): checks across the columns of a row.
+fn row_rules_property() -> Value {
+    json!({
+        "type": "array",
+        "title": "Row Rules",
+        "description": "Named checks across the columns of one row (contract v2), each an expression in a CEL subset over the contract's columns, typed as they are declared: {\"name\": \"ends_after_start\", \"check\": \"end_date >= start_date\"}, with an optional \"when\" condition (\"country in ['DE', 'FR']\") and on_fail. A row whose check is false where its condition holds is row_rule_failed; one the rule cannot be evaluated on (a cell it reads is blank: test it with has(row.x)) is row_rule_not_evaluable. A bad expression is an argument error giving the position.",
+        "items": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "check": {"type": "string"},
+                "when": {"type": "string"},
+                "on_fail": {"type": "string", "enum": crate::contract::ON_FAIL},
+                "description": {"type": "string"},
+            },
+            "required": ["name", "check"],
+            "additionalProperties": false,
+        },
+    })
+}
+
 /// `validate_rows`'s `schema`: a standard contract instead of `columns`.
 fn schema_property() -> Value {
     json!({
@@ -70,6 +91,7 @@ pub(super) fn validate_rows() -> Value {
             "schema": schema_property(),
             "row_key": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Row Key"},
             "table": table_property(),
+            "row_rules": row_rules_property(),
         },
         "required": ["rows"],
         "type": "object",

@@ -7,6 +7,7 @@
 
 mod column_rules;
 mod references;
+pub(crate) mod row_rules;
 pub(crate) mod table;
 
 use crate::pattern::FullMatch;

@@ -2,9 +2,9 @@
 //! table as a whole rather than one cell.
 //!
 //! * `primary_key`: one column or several; each combination must be
-//!   non-blank and unique. Its columns become required (as Frictionless
-//!   makes primary-key fields), and a repeat is located at its first
-//!   occurrence, as for `unique`.
+//!   non-blank and unique. Its columns become required (as the Table Schema
+//!   specification asks of primary-key fields), and a repeat is located at
+//!   its first occurrence, as for `unique`.
 //! * `row_count`: `{"min": n, "max": m}`, either bound optional.
 //! * `columns: "exact"`: every column in the data is declared, and every
 //!   declared column is in the data.
