@@ -193,6 +193,43 @@ fn paths_that_lead_outside_the_roots_are_refused_and_not_read() {
     assert!(!is_error(&call_path(&mut server, "invoices.csv")));
 }
 
+/// A `references` rule whose other table is a file: the invoice numbers
+/// of `table`, under the data root as every `path` is.
+fn call_reference(server: &mut StdioServer, table: &str) -> Value {
+    let columns = json!([{"name": "invoice", "references": {"column": "invoice", "path": table}}]);
+    server.call_tool("validate_rows", json!({"rows": [{"invoice": "INV-1"}, {"invoice": "INV-9"}], "columns": columns}))
+}
+
+#[test]
+fn a_reference_table_is_a_file_under_the_same_roots() {
+    let files = files();
+    let root = files.root.to_str().unwrap();
+    let outside = files.outside.to_str().unwrap();
+    let mut server = StdioServer::initialized(&["--data-root", root], &[]);
+    // INV-1 is in each file, INV-9 in none: one row fails, whatever the file's form.
+    for table in ["invoices.csv", "sub/invoices.json", "invoices.jsonl"] {
+        let result = call_reference(&mut server, table);
+        let found = structured(&result);
+        assert_eq!(found["summary"]["quarantined"], 1, "{table}: {found}");
+        assert_eq!(found["quarantine"][0]["findings"][0]["code"], "reference_not_found", "{table}");
+        assert_eq!(found["contract"]["columns"][0]["checks"][0]["distinct_values"], 2, "{table}");
+    }
+    let secret = format!("{outside}/secret.csv");
+    for table in ["../outside/secret.csv", secret.as_str(), "link.csv", "door/secret.csv", "pipe.csv"] {
+        let started = Instant::now();
+        let result = call_reference(&mut server, table);
+        assert!(is_error(&result), "{table}: {result}");
+        let text = text_of(&result);
+        assert!(text.contains("columns[0].references.path") && text.contains("nothing was read"), "{table}: {text}");
+        assert!(!text.contains("SECRET") && !text.contains(root), "{table}: {text}");
+        assert_eq!(
+            result["_meta"]["mcp-validation-server/error"],
+            json!({"code": "path_outside_roots", "argument": "columns", "location": "columns[0].references.path", "line": null})
+        );
+        assert!(started.elapsed() < Duration::from_secs(10), "{table} took {:?}", started.elapsed());
+    }
+}
+
 #[test]
 fn what_is_not_a_regular_file_inside_a_root_is_refused_unread_with_a_code() {
     let files = files();
