@@ -90,7 +90,7 @@ fn assert_envelope(result: &Value, tool: &str) {
 
 /// The same columns with contract v2's rules, a primary key and row rules
 /// (no table-wide rule, so `ok` keeps meaning "nothing held back").
-fn contract_v2_args(rows: Vec<Value>) -> Value {
+fn contract_v2_args(rows: &[Value]) -> Value {
     json!({
         "rows": rows,
         "columns": [
@@ -118,7 +118,7 @@ fn every_row_is_accepted_or_quarantined() {
         let args = if round % 2 == 0 {
             json!({"rows": rows, "columns": contract(), "row_key": "id"})
         } else {
-            contract_v2_args(rows)
+            contract_v2_args(&rows)
         };
         let result =
             validate_rows(&args).unwrap_or_else(|err| panic!("round {round}: a dataset must never be an error: {err}"));

@@ -108,3 +108,37 @@ fn the_parser_s_refusals_are_reported_at_the_schema_keyword() {
         assert!(err.message.starts_with(location), "{}", err.message);
     }
 }
+
+#[test]
+fn a_pydantic_optional_field_is_its_type_or_null() {
+    // pydantic's model_json_schema() of
+    // `class Customer(BaseModel): id: int; email: EmailStr | None = None`
+    // (EmailStr written as format email).
+    let schema = json!({
+        "properties": {
+            "id": {"title": "Id", "type": "integer"},
+            "email": {"anyOf": [{"type": "string", "format": "email"}, {"type": "null"}], "default": null, "title": "Email"},
+        },
+        "required": ["id", "email"],
+        "title": "Customer",
+        "type": "object",
+    });
+    let rows = json!([{"id": 1, "email": null}, {"id": 2, "email": "bad"}, {"id": 3, "email": "a@b.org"}]);
+    let result = run(&json!({"rows": rows, "schema": schema}));
+    // A null email passes (the field admits null, so "required" cannot make
+    // it non-blank); "bad" is no email address.
+    let codes: Vec<(u64, &str)> = result["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["locator"]["row_index"].as_u64().unwrap(), f["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(codes, [(1, "invalid_format")]);
+    let email = &result["contract"]["columns"][1];
+    assert_eq!((email["type"].as_str(), email["required"].as_bool()), (Some("string"), Some(false)));
+    // Any other anyOf is still refused at the keyword.
+    let union = json!({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}});
+    let err = validate_rows(&json!({"rows": [], "schema": union})).expect_err("an anyOf union is refused");
+    assert_eq!(err.code, ErrorCode::InvalidContract);
+    assert_eq!(err.location.as_deref(), Some("schema.properties.v.anyOf"), "{}", err.message);
+}

@@ -35,7 +35,8 @@
 //! per-row rule); a root `type` other than `object`; and every other keyword
 //! (`$ref`, `$defs`, `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`,
 //! `const`, `multipleOf`, `items`, `patternProperties`,
-//! `dependentRequired`, `minProperties`, ...).
+//! `dependentRequired`, `minProperties`, ...), except the one `anyOf`
+//! pydantic writes for an optional field (see `optional_form`).
 //!
 //! **What the mapping means.** It describes the contract's meaning of a row,
 //! not JSON Schema's of a JSON value; where they differ it is on purpose,
@@ -83,7 +84,7 @@
 //! (look-around, back-references, and `\p{...}`, which Python syntax has
 //! not) is refused by the contract parser, reported at the `pattern`.
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use super::{member, refused, schema_error, Column, Mapped, SchemaKind};
 use crate::contract::ColumnType;
@@ -179,6 +180,9 @@ ones as a table rule (table.columns = \"exact\"), not row by row",
 
 /// The column of property `name`; `required_at` is where `required` lists it.
 fn map_property(name: &str, property: &Value, at: &str, required_at: Option<String>) -> Result<Column, ToolError> {
+    if let Some(nullable) = property.as_object().and_then(optional_form) {
+        return map_property(name, &nullable, at, required_at);
+    }
     let mut column = Column::new(name, at.to_owned(), at.to_owned())?;
     let property = match property {
         Value::Bool(true) => {
@@ -272,6 +276,38 @@ number, but this column is not one",
         column.set("required", Value::Bool(true), required_at);
     }
     Ok(column)
+}
+
+/// The one `anyOf` this mapping reads: how pydantic writes an optional field,
+/// `{"anyOf": [{"type": T, ...}, {"type": "null"}], "default": null}`. It
+/// means the schema of the first branch with `null` added to its `type`, and
+/// is read as that schema. `None` for any other `anyOf` (refused as usual)
+/// or a property without one.
+fn optional_form(property: &Map<String, Value>) -> Option<Value> {
+    let Some(Value::Array(branches)) = property.get("anyOf") else { return None };
+    let null = json!({"type": "null"});
+    let [first, second] = &branches[..] else { return None };
+    let other = match (first == &null, second == &null) {
+        (false, true) => first,
+        (true, false) => second,
+        _ => return None,
+    };
+    let Value::Object(other) = other else { return None };
+    let mut merged: Map<String, Value> =
+        property.iter().filter(|(key, _)| *key != "anyOf").map(|(k, v)| (k.clone(), v.clone())).collect();
+    for (key, value) in other {
+        if merged.contains_key(key) {
+            return None;
+        }
+        merged.insert(key.clone(), value.clone());
+    }
+    let nullable = match merged.get("type")? {
+        Value::String(name) => json!([name, "null"]),
+        Value::Array(names) => Value::Array(names.iter().cloned().chain([json!("null")]).collect()),
+        _ => return None,
+    };
+    merged.insert("type".into(), nullable);
+    Some(Value::Object(merged))
 }
 
 /// A property's `type`: the column type, and whether it admits null.
