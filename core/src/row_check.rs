@@ -62,6 +62,8 @@ pub(crate) enum RowCells<'r, 'a> {
 }
 
 impl RowCells<'_, '_> {
+    // Inlined: called for every cell of every row, and the record case is a few loads.
+    #[inline]
     fn cell(&self, position: usize, field: &Field) -> CellRef<'_> {
         match self {
             RowCells::Object(row) => CellRef::of_json(row.get(&field.name)),
@@ -110,6 +112,8 @@ pub(crate) struct RowChecks<'f> {
     /// For each field: the first row of each of its values (used by `unique` fields only).
     unique_seen: Vec<FirstSeen>,
     key_seen: FirstSeen,
+    /// Whether each field is part of the primary key (looked up per cell).
+    in_key: Vec<bool>,
     scratch: Vec<u8>,
     key: Vec<u8>,
 }
@@ -122,6 +126,7 @@ impl<'f> RowChecks<'f> {
             row_rules,
             unique_seen: fields.iter().map(|_| FirstSeen::default()).collect(),
             key_seen: FirstSeen::default(),
+            in_key: (0..fields.len()).map(|position| primary_key.contains(&position)).collect(),
             scratch: Vec::new(),
             key: Vec::new(),
         }
@@ -147,13 +152,13 @@ pub(crate) fn check_row(
     let mut key_complete = !checks.primary_key.is_empty();
     checks.key.clear();
     // Each field's cell as the row rules read it, kept only when there are rules.
-    let mut slots: Vec<Slot<'_>> = Vec::with_capacity(if checks.row_rules.is_empty() { 0 } else { fields.len() });
     let keep = !checks.row_rules.is_empty();
+    let mut slots: Vec<Slot<'_>> = if keep { Vec::with_capacity(fields.len()) } else { Vec::new() };
     for (position, field) in fields.iter().enumerate() {
         let raw = cells.cell(position, field);
         let severity = severity_for(field);
         let about = About::field(position, field);
-        let in_key = checks.primary_key.contains(&position);
+        let in_key = checks.in_key[position];
         let mut found = |code: &'static str, build: &mut dyn FnMut(Locator) -> Finding| {
             report.finding(about, code, build);
             verdict = verdict.worsen(field.quarantines);
