@@ -82,7 +82,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{member, refused, schema_error, Column, Mapped, SchemaKind};
+use super::{member, refused, schema_error, tighten, Column, Mapped, SchemaKind};
 use crate::coerce::{coerce, CellRef};
 use crate::contract::ColumnType;
 use crate::py::{repr, text};
@@ -377,17 +377,6 @@ on a {} field there is none",
         }
     }
     Ok(())
-}
-
-/// Set `min` (or `max`) to `bound`, or keep the bound already set when it is tighter.
-fn tighten(column: &mut Column, key: &str, bound: Value, from: String) {
-    let tighter = match (column.get(key).and_then(Value::as_f64), bound.as_f64()) {
-        (Some(known), Some(new)) => (key == "min" && new > known) || (key == "max" && new < known),
-        _ => true,
-    };
-    if tighter {
-        column.set(key, bound, from);
-    }
 }
 
 /// A `minimum`/`maximum` as the contract takes it: a number on integer and

@@ -86,7 +86,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{member, refused, schema_error, Column, Mapped, SchemaKind};
+use super::{member, refused, schema_error, tighten, Column, Mapped, SchemaKind};
 use crate::contract::ColumnType;
 use crate::error::ToolError;
 use crate::py::repr;
@@ -352,17 +352,6 @@ fn column_type(value: &Value, at: &str) -> Result<(ColumnType, bool), ToolError>
         other => return Err(schema_error(at, format!("{at}: {} is not a JSON Schema type", repr::repr_str(other)))),
     };
     Ok((column_type, nullable))
-}
-
-/// Set `min` (or `max`) to `bound`, or keep the bound already set when it is tighter.
-fn tighten(column: &mut Column, key: &str, bound: Value, from: String) {
-    let tighter = match (column.get(key).and_then(Value::as_f64), bound.as_f64()) {
-        (Some(known), Some(new)) => (key == "min" && new > known) || (key == "max" && new < known),
-        _ => true,
-    };
-    if tighter {
-        column.set(key, bound, from);
-    }
 }
 
 /// ECMA-262's `\s`: its white space (including every space separator and

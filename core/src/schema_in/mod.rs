@@ -122,6 +122,18 @@ names, so it would read the column {} instead",
     }
 }
 
+/// Set `min` (or `max`) to `bound`, or keep the bound already set when it is
+/// tighter (a schema may give both `minimum` and `exclusiveMinimum`).
+pub(super) fn tighten(column: &mut Column, key: &str, bound: Value, from: String) {
+    let tighter = match (column.get(key).and_then(Value::as_f64), bound.as_f64()) {
+        (Some(known), Some(new)) => (key == "min" && new > known) || (key == "max" && new < known),
+        _ => true,
+    };
+    if tighter {
+        column.set(key, bound, from);
+    }
+}
+
 /// A schema mapped onto the contract: the JSON a caller could have written.
 pub(crate) struct Mapped {
     pub(crate) columns: Vec<Value>,
