@@ -7,11 +7,26 @@
 //! `serde_json`, whose compact and pretty writers spell strings and numbers
 //! alike, so the output equals `to_string_pretty` of the parsed result byte
 //! for byte; the tests check that on every conformance vector.
+//!
+//! Except deep down: a container nested more than [`MAX_INDENTED_DEPTH`]
+//! levels is written compact, as the module wrote it. Indenting is free for a
+//! result's own structure (the envelope, its lists, a row, a value), but a
+//! caller's value nested a hundred thousand levels would get a line per
+//! level, each indented by its depth: quadratic, a 16 MB request made a 2 GB
+//! text copy. Bounded, the text copy is at most the compact JSON plus
+//! `2 × MAX_INDENTED_DEPTH + 3` bytes per token.
 
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
-/// `json` re-indented as `serde_json::to_string_pretty` would write it, or
+/// Containers deeper than this are written compact. A result's own structure
+/// goes seven levels deep (envelope, `groups`, a group, `members`, a member,
+/// its `row`, a value); the deepest recorded reference result is 10 levels,
+/// with a caller's nested value in a row, and it is indented in full.
+pub(crate) const MAX_INDENTED_DEPTH: usize = 10;
+
+/// `json` re-indented as `serde_json::to_string_pretty` would write it (to
+/// [`MAX_INDENTED_DEPTH`] levels), or
 /// `None` when `json` is not one compact JSON object: not valid JSON, or with
 /// whitespace between tokens (which could hide a line break in a reply line).
 pub(crate) fn pretty(json: &str) -> Option<String> {
@@ -39,18 +54,25 @@ pub(crate) fn pretty(json: &str) -> Option<String> {
                     continue;
                 }
                 depth += 1;
-                line_break(&mut out, depth);
+                if depth <= MAX_INDENTED_DEPTH {
+                    line_break(&mut out, depth);
+                }
             }
             close @ (b'}' | b']') => {
+                if depth <= MAX_INDENTED_DEPTH {
+                    line_break(&mut out, depth.checked_sub(1)?);
+                }
                 depth = depth.checked_sub(1)?;
-                line_break(&mut out, depth);
                 out.push(close);
             }
             b',' => {
                 out.push(b',');
-                line_break(&mut out, depth);
+                if depth <= MAX_INDENTED_DEPTH {
+                    line_break(&mut out, depth);
+                }
             }
-            b':' => out.extend_from_slice(b": "),
+            b':' if depth <= MAX_INDENTED_DEPTH => out.extend_from_slice(b": "),
+            b':' => out.push(b':'),
             b' ' | b'\t' | b'\n' | b'\r' => return None,
             _ => {
                 // A number or a literal: copy up to the next structural byte.
@@ -113,6 +135,8 @@ mod tests {
             r#"{"a":{},"b":[{}],"c":[[]],"d":[1,2.5,-3e-7,true,false,null]}"#,
             r#"{"s":"a \"quoted\" \\ string, with: [brackets] {braces}","t":"\u0001\n\té😀","u":""}"#,
             r#"{"nested":{"x":{"y":{"z":[{"k":"v"},[1,[2,[3]]]]}}},"n":1e16,"m":18446744073709551615}"#,
+            // Ten levels deep, the most indented in full.
+            r#"{"a":[[[[[[[[[1]]]]]]]]]}"#,
         ] {
             let compact = serde_json::from_str::<Value>(json).unwrap().to_string();
             assert_eq!(pretty(&compact).as_deref(), Some(reference(&compact).as_str()), "{json}");
@@ -132,6 +156,38 @@ mod tests {
             }
         }
         assert!(checked > 100, "only {checked} results");
+    }
+
+    #[test]
+    fn deep_values_are_written_compact_and_keep_their_meaning() {
+        // Eleven levels: the eleventh container is written as given.
+        let compact = r#"{"a":[[[[[[[[[1,{"e":2}]]]]]]]]]}"#;
+        let text = pretty(compact).unwrap();
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), serde_json::from_str::<Value>(compact).unwrap());
+        assert!(
+            text.contains(
+                r#"1,
+                    {"e":2}"#
+            ),
+            "{text}"
+        );
+        assert!(text.starts_with("{\n  \"a\": [\n    [\n      ["), "{text}");
+    }
+
+    #[test]
+    fn a_deeply_nested_value_costs_a_bounded_text_copy() {
+        // 100,000 nested arrays: indented in full this would be about
+        // 2 × 100,000² / 2 = 10 GB of spaces; bounded, it is the compact text
+        // plus, for each indented level, two line breaks of at most
+        // 1 + 2 × MAX_INDENTED_DEPTH bytes, and one ": ".
+        let depth = 100_000;
+        let compact = format!(r#"{{"v":{}{}}}"#, "[".repeat(depth), "]".repeat(depth));
+        let text = pretty(&compact).unwrap();
+        let bound = compact.len() + 2 * MAX_INDENTED_DEPTH * (1 + 2 * MAX_INDENTED_DEPTH) + 2;
+        assert!(text.len() <= bound, "{} bytes for {}", text.len(), compact.len());
+        let mut deserializer = serde_json::Deserializer::from_str(&text);
+        deserializer.disable_recursion_limit();
+        assert!(serde::de::IgnoredAny::deserialize(&mut deserializer).is_ok(), "still one JSON value");
     }
 
     #[test]
