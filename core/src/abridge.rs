@@ -66,6 +66,12 @@ impl Abridgement {
     /// The finding that says the result is abridged, or `None` if it is not.
     /// `findings_omitted` is how many findings the findings list leaves out.
     pub(crate) fn finding(&self, findings_omitted: usize, rows_in: usize) -> Option<Finding> {
+        self.finding_over(findings_omitted, rows_in, "rows")
+    }
+
+    /// [`Self::finding`] for a check whose input is `count` `items`
+    /// (`reconcile` counts movements, not rows).
+    pub(crate) fn finding_over(&self, findings_omitted: usize, count: usize, items: &str) -> Option<Finding> {
         let mut parts: Vec<String> = self.omitted.iter().map(|(list, n)| format!("{n} from `{list}`")).collect();
         parts.extend(self.mentioned.iter().map(|(list, n, note)| match note {
             Some(note) => format!("{n} from `{list}` ({note})"),
@@ -84,7 +90,7 @@ impl Abridgement {
                 Severity::Info,
                 format!(
                     "this result lists at most {cap} entries per list (max_listed), so entries were left out: {}. \
-Every count, summary, tally and verdict still covers all {rows_in} rows",
+Every count, summary, tally and verdict still covers all {count} {items}",
                     parts.join(", ")
                 ),
             )

@@ -7,13 +7,15 @@
 
 use serde_json::{Map, Value};
 
+use crate::abridge::Abridgement;
 use crate::args::ArgReader;
 use crate::error::ToolError;
-use crate::findings::{envelope, object, rejection_envelope, verdict, Finding, Locator, Severity};
+use crate::findings::{abridged_envelope, object, rejection_envelope, verdict, Finding, Locator, Severity};
 use crate::py::format::{format_g, format_grouped_2f as money};
 use crate::py::repr::{repr, repr_str, str_of};
 use crate::py::text;
 use crate::py::value::{as_finite_number, present, wire_float};
+use crate::source::cap_vec;
 
 const ARITHMETIC: &str = "closing_balance = opening_balance + sum(signed movements)";
 const MOVEMENT_KEYS: [&str; 8] = ["amount", "value", "direction", "sign", "label", "description", "date", "reference"];
@@ -213,7 +215,9 @@ impl Outcome {
         self.inputs_usable().then(|| self.variance().abs() <= self.tolerance)
     }
 
-    fn to_json(&self) -> Map<String, Value> {
+    /// The result's fields, `movements` listing at most `cap` of them.
+    fn to_json(&self, cap: Option<usize>) -> Map<String, Value> {
+        let listed = cap.map_or(self.movements.len(), |cap| cap.min(self.movements.len()));
         object([
             ("arithmetic", ARITHMETIC.into()),
             ("opening_balance", wire_float(self.opening)),
@@ -238,7 +242,7 @@ impl Outcome {
                 "movement_totals",
                 Value::Object(object([("in", wire_float(self.total_in)), ("out", wire_float(self.total_out))])),
             ),
-            ("movements", self.movements.iter().map(Movement::to_json).collect()),
+            ("movements", self.movements[..listed].iter().map(Movement::to_json).collect()),
         ])
     }
 }
@@ -502,6 +506,7 @@ pub(crate) fn reconcile(args: Value) -> Result<Value, ToolError> {
     let movements = reader.any("movements");
     let closing = reader.any("closing_balance");
     let tolerance = reader.float_or("tolerance", 0.01);
+    let cap = reader.optional_cap("max_listed");
     reader.finish()?;
 
     let Some(outcome) = reconcile_arithmetic(&opening, &movements, &closing, tolerance) else {
@@ -530,5 +535,20 @@ and movements must be an array"
         Some(false) => verdict::DOES_NOT_CLOSE,
     };
     let guidance = guidance(&outcome);
-    Ok(envelope("reconcile", outcome.closes() == Some(true), verdict, &outcome.findings, guidance, outcome.to_json()))
+    // `max_listed` caps the movements echoed and the findings (one per
+    // unreadable movement can be many); the counts and sums cover them all.
+    let mut abridgement = Abridgement::new(cap);
+    abridgement.note(
+        "movements",
+        outcome.movements.len() - cap.map_or(outcome.movements.len(), |cap| cap.min(outcome.movements.len())),
+    );
+    let mut findings = outcome.findings.clone();
+    let findings_omitted = cap_vec(&mut findings, cap);
+    let movements_read = outcome.movements.len() + outcome.rejected_movements;
+    if let Some(finding) = abridgement.finding_over(findings_omitted, movements_read, "movements") {
+        findings.push(finding);
+    }
+    let payload = abridgement.annotate(outcome.to_json(cap));
+    let ok = outcome.closes() == Some(true);
+    Ok(abridged_envelope("reconcile", ok, verdict, &findings, findings_omitted, guidance, payload))
 }

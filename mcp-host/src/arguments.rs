@@ -13,8 +13,12 @@ use crate::bounded::StopFlag;
 use crate::data_files::{DataRoots, FileData, FileError};
 use crate::sandbox::CallInput;
 
-/// The tools that take rows (and so `max_listed`, `csv` and `path`).
+/// The tools that take rows (and so `csv` and `path`).
 pub const ROW_TOOLS: [&str; 3] = ["validate_rows", "count_distinct", "duplicate_report"];
+
+/// The tools whose lists `max_listed` caps, and so get the server's default:
+/// the row tools, and `reconcile` (its movements).
+const CAPPED_TOOLS: [&str; 4] = ["validate_rows", "count_distinct", "duplicate_report", "reconcile"];
 
 /// How this server prepares every call.
 #[derive(Debug, Default)]
@@ -68,7 +72,7 @@ impl CallSettings {
         mut arguments: Map<String, Value>,
         stop: &StopFlag,
     ) -> Result<CallInput, PrepareError> {
-        if !ROW_TOOLS.contains(&tool) {
+        if !CAPPED_TOOLS.contains(&tool) {
             return Ok(to_bytes(arguments).into());
         }
         if tool == "validate_rows" {
@@ -81,7 +85,7 @@ impl CallSettings {
         // `rows` or `csv` too, the module refuses the call and nothing is read.
         let path_alone = !arguments.contains_key("rows") && !arguments.contains_key("csv");
         let requested = match arguments.get("path") {
-            Some(Value::String(path)) if path_alone => path.clone(),
+            Some(Value::String(path)) if path_alone && ROW_TOOLS.contains(&tool) => path.clone(),
             _ => return Ok(to_bytes(arguments).into()),
         };
         let data = self.data_roots.load(&requested, stop)?;
@@ -142,12 +146,12 @@ impl CallSettings {
     /// for the call: only the top level is read, to see which arguments are
     /// there. A file read looks at `stop` between chunks.
     pub fn prepare(&self, tool: &str, text: &str, stop: &StopFlag) -> Result<CallInput, PrepareError> {
-        if !ROW_TOOLS.contains(&tool) {
+        if !CAPPED_TOOLS.contains(&tool) {
             return Ok(text.as_bytes().to_vec().into());
         }
         let top: HashMap<Cow<'_, str>, &RawValue> =
             serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
-        let path_alone = !top.contains_key("rows") && !top.contains_key("csv");
+        let path_alone = !top.contains_key("rows") && !top.contains_key("csv") && ROW_TOOLS.contains(&tool);
         let reads_file = path_alone && top.get("path").is_some_and(|path| path.get().starts_with('"'));
         if reads_file || (tool == "validate_rows" && names_reference_file(top.get("columns"))) {
             // A file is read for this call: the object path decides, as for
@@ -212,8 +216,10 @@ mod tests {
             .unwrap()
             .args;
         assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 3);
-        // reconcile lists no rows, and its arguments pass through untouched.
+        // reconcile's movements are capped too; a tool with no lists passes through untouched.
         let bytes = settings.prepare_object("reconcile", object(json!({"movements": []})), &never()).unwrap().args;
+        assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 20);
+        let bytes = settings.prepare_object("no_such_tool", object(json!({"movements": []})), &never()).unwrap().args;
         assert_eq!(bytes, br#"{"movements":[]}"#);
     }
 

@@ -155,7 +155,7 @@ export interface MovementInput {
   date?: string;
 }
 
-export interface ReconcileArgs {
+export interface ReconcileArgs extends Listing {
   /** A number or a numeric string. */
   opening_balance: number | string;
   movements: ReadonlyArray<number | string | MovementInput>;
@@ -366,7 +366,8 @@ export interface ParsedMovement {
 }
 
 export interface ReconcileReport
-  extends Envelope<'reconcile', 'clean' | 'does_not_close' | 'inputs_rejected'> {
+  extends Envelope<'reconcile', 'clean' | 'does_not_close' | 'inputs_rejected'>,
+    FindingsOmitted {
   arithmetic: string;
   opening_balance: number;
   movements_net: number;
@@ -381,11 +382,14 @@ export interface ReconcileReport
   movement_counts: { total: number; in: number; out: number; unreadable: number };
   movement_totals: { in: number; out: number };
   movements: ParsedMovement[];
+  /** Movements beyond `max_listed`: counted and summed, not listed. */
+  movements_omitted?: number;
 }
 
 /** Balances that are not numbers, or movements that are not an array. */
-export interface ReconcileRejected extends Rejected<'reconcile'> {
+export interface ReconcileRejected extends Rejected<'reconcile'>, FindingsOmitted {
   arithmetic?: never;
+  movements_omitted?: never;
   opening_balance: number | null;
   reported_closing_balance: number | null;
   closes: null;

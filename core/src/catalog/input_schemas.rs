@@ -27,11 +27,7 @@ fn with_large_data_arguments(mut schema: Value) -> Value {
         json!({"type": "string", "title": "Path",
                "description": "A .csv, .json (array of rows) or .jsonl file to read instead of `rows`, under a directory the server was started with (--data-root). Refused when the server allows no files or the path leads outside them."}),
     );
-    properties.insert(
-        "max_listed".into(),
-        json!({"type": "integer", "minimum": 0, "title": "Max Listed",
-               "description": "At most this many entries in each list of the result (the server's default applies when omitted). Counts, tallies and verdicts always cover every row; a shortened list is followed by `<list>_omitted`."}),
-    );
+    properties.insert("max_listed".into(), max_listed_property("row"));
     let required = schema["required"].as_array_mut().expect("a required array");
     required.retain(|name| name != "rows");
     schema
@@ -99,8 +95,14 @@ pub(super) fn validate_rows() -> Value {
     }))
 }
 
+/// `max_listed`: the list cap, for a check whose input is counted in `items`.
+fn max_listed_property(item: &str) -> Value {
+    json!({"type": "integer", "minimum": 0, "title": "Max Listed",
+           "description": format!("At most this many entries in each list of the result (the server's default applies when omitted). Counts, tallies and verdicts always cover every {item}; a shortened list is followed by `<list>_omitted`.")})
+}
+
 pub(super) fn reconcile() -> Value {
-    json!({
+    let mut schema = json!({
         "properties": {
             "opening_balance": {"title": "Opening Balance"},
             "movements": {"title": "Movements"},
@@ -110,7 +112,13 @@ pub(super) fn reconcile() -> Value {
         "required": ["opening_balance", "movements", "closing_balance"],
         "type": "object",
         "title": "reconcileArguments",
-    })
+    });
+    // The reference lists every movement; the cap is an addition, after its arguments.
+    schema["properties"]
+        .as_object_mut()
+        .expect("a properties object")
+        .insert("max_listed".into(), max_listed_property("movement"));
+    schema
 }
 
 pub(super) fn count_distinct() -> Value {

@@ -56,7 +56,7 @@ const TOOLS: [ToolSpec; 4] = [
         description: include_str!("descriptions/reconcile.md"),
         input_schema: input_schemas::reconcile,
         verdicts: &["clean", "does_not_close", "inputs_rejected"],
-        omitted_counts: &[],
+        omitted_counts: &["findings_omitted", "movements_omitted"],
     },
     ToolSpec {
         name: "count_distinct",

@@ -133,7 +133,10 @@ fn the_omitted_counts_are_those_a_shortened_result_carries() {
                    "columns": [{"name": "a", "type": "integer"}, {"name": "b", "required": true, "on_fail": "flag"}],
                    "max_listed": 1}),
         ),
-        ("reconcile", json!({"opening_balance": 0, "movements": [1, 2, "x", "y"], "closing_balance": 5})),
+        (
+            "reconcile",
+            json!({"opening_balance": 0, "movements": [1, 2, "x", "y"], "closing_balance": 5, "max_listed": 1}),
+        ),
         ("count_distinct", json!({"rows": keyed, "key": "k", "max_listed": 1})),
         ("duplicate_report", json!({"rows": keyed, "key": "k", "max_listed": 1})),
     ];
