@@ -78,6 +78,14 @@ pub struct Cli {
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
 
+    /// A web page origin (`scheme://host[:port]`) allowed to call the HTTP
+    /// server, besides pages on this machine (`localhost`, `127.0.0.1`, `[::1]`).
+    /// Repeatable. A request from any other page gets 403 Forbidden, as the
+    /// MCP specification requires; a client that is not a browser sends no
+    /// Origin and is not affected.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", env = "MCP_VALIDATION_ALLOW_ORIGINS", value_delimiter = ',')]
+    pub allow_origins: Vec<String>,
+
     /// Port to listen on with --transport streamable-http (0 picks a free port
     /// and prints it on stderr).
     #[arg(long, default_value_t = 8000)]

@@ -52,7 +52,8 @@ pub async fn run(cli: Cli) -> io::Result<()> {
         Transport::Stdio => transport::stdio::serve(server, cli.max_message_bytes()).await,
         Transport::StreamableHttp => {
             let address = SocketAddr::new(cli.host, cli.port);
-            transport::http::serve(server, address, cli.max_message_bytes()).await
+            let origins = transport::origin::OriginPolicy::new(&cli.allow_origins).map_err(io::Error::other)?;
+            transport::http::serve(server, address, cli.max_message_bytes(), origins).await
         }
     }
 }

@@ -13,6 +13,9 @@
 //! stream may be resumed, so rmcp keeps its calls running). Each request
 //! runs on its own task, so a slow call never holds up another.
 //!
+//! A request from a web page whose `Origin` is not allowed gets 403 before
+//! anything reads it (`transport::origin`).
+//!
 //! Before rmcp reads a `tools/call` body, [`keep_arguments_as_text`] cuts the
 //! arguments out of it as text, as the stdio transport does (see
 //! `transport::arguments_text`): rmcp passes the HTTP request's parts, and so
@@ -33,6 +36,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
 
 use super::arguments_text::strip_arguments;
+use super::origin::{check_origin, OriginPolicy};
 use crate::server::ValidationServer;
 
 /// The path the reference server (MCP Python SDK) serves on.
@@ -94,7 +98,12 @@ async fn keep_arguments_as_text(State(max_bytes): State<usize>, request: Request
 }
 
 /// Serve until Ctrl-C or SIGTERM.
-pub async fn serve(server: ValidationServer, address: SocketAddr, max_message_bytes: usize) -> io::Result<()> {
+pub async fn serve(
+    server: ValidationServer,
+    address: SocketAddr,
+    max_message_bytes: usize,
+    origins: OriginPolicy,
+) -> io::Result<()> {
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_max_request_body_bytes(max_message_bytes);
@@ -120,7 +129,9 @@ pub async fn serve(server: ValidationServer, address: SocketAddr, max_message_by
     let router = axum::Router::new()
         .nest_service(PATH, service)
         .layer(axum::middleware::from_fn_with_state(max_message_bytes, keep_arguments_as_text))
-        .layer(axum::middleware::from_fn(session_delete_is_ok));
+        .layer(axum::middleware::from_fn(session_delete_is_ok))
+        // Outermost: a page that may not call the server is refused before anything reads its request.
+        .layer(axum::middleware::from_fn_with_state(Arc::new(origins), check_origin));
     let listener = tokio::net::TcpListener::bind(address).await?;
     let local = listener.local_addr()?;
     // Replies go out as several small SSE writes; without TCP_NODELAY, Nagle

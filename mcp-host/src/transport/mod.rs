@@ -2,5 +2,6 @@
 
 mod arguments_text;
 pub mod http;
+pub mod origin;
 mod sniff;
 pub mod stdio;
