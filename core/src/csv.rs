@@ -73,27 +73,39 @@ pub(crate) struct CsvRows<'a> {
 impl<'a> CsvRows<'a> {
     /// Read the header row. An empty text is a table with no rows.
     pub(crate) fn new(text: &'a str) -> Result<Self, CsvError> {
+        let reader = Self::with_any_header(text)?;
+        if let Some((first, index)) = reader.repeated_header() {
+            return Err(CsvError {
+                message: format!(
+                    "the csv header repeats the column name {:?} (columns {} and {}); rename one so no values are lost",
+                    reader.header[index],
+                    first + 1,
+                    index + 1
+                ),
+                line: 1,
+            });
+        }
+        Ok(reader)
+    }
+
+    /// Read the header row, even one that repeats a name (which [`Self::new`]
+    /// refuses): `inspect_dataset` reports a repeated name as a finding.
+    pub(crate) fn with_any_header(text: &'a str) -> Result<Self, CsvError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut reader = CsvRows { text, position: 0, line: 1, header: Vec::new(), fields: Vec::new() };
-        if reader.next_record()?.is_none() {
-            return Ok(reader);
+        if reader.next_record()?.is_some() {
+            reader.header = reader.fields.drain(..).map(Cow::into_owned).collect();
         }
-        let header: Vec<String> = reader.fields.drain(..).map(Cow::into_owned).collect();
-        for (index, name) in header.iter().enumerate() {
-            if let Some(first) = header[..index].iter().position(|earlier| earlier == name) {
-                return Err(CsvError {
-                    message: format!(
-                        "the csv header repeats the column name {:?} (columns {} and {}); rename one so no values are lost",
-                        name,
-                        first + 1,
-                        index + 1
-                    ),
-                    line: 1,
-                });
-            }
-        }
-        reader.header = header;
         Ok(reader)
+    }
+
+    /// The first column whose name an earlier column has, as the positions
+    /// of both (the earlier first).
+    pub(crate) fn repeated_header(&self) -> Option<(usize, usize)> {
+        let header = &self.header;
+        (0..header.len()).find_map(|index| {
+            header[..index].iter().position(|earlier| *earlier == header[index]).map(|first| (first, index))
+        })
     }
 
     /// The header's column names (empty for an empty text).

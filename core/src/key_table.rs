@@ -65,6 +65,16 @@ impl KeyTable {
         self.entries.len()
     }
 
+    /// Every key with its number, in the order the keys were first added
+    /// (a key's position here is its entry number: `inspect_dataset` counts
+    /// each distinct value in a list indexed by it).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&[u8], u32)> + '_ {
+        self.entries.iter().map(|entry| {
+            let start = entry.start as usize;
+            (&self.arena[start..start + entry.len as usize], entry.value)
+        })
+    }
+
     /// The entry index of `key`, or the empty slot where it would go.
     fn probe(&self, key: &[u8], hash: u32) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;

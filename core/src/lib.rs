@@ -1,4 +1,6 @@
-//! The four deterministic data-validation checks of `mcp-validation-server`.
+//! The four deterministic data-validation checks of `mcp-validation-server`,
+//! and a fifth tool that profiles a dataset and drafts a contract for it
+//! (`inspect_dataset`).
 //!
 //! Every check takes its arguments as one JSON object (the same object an MCP
 //! client sends as a tool call's `arguments`) and returns one JSON envelope:
@@ -30,6 +32,7 @@ pub mod error;
 mod expr;
 mod findings;
 mod formats;
+mod inspect;
 mod key_table;
 mod pattern;
 mod pattern_fixed;
@@ -64,6 +67,7 @@ pub fn call_tool_owned(name: &str, args: Value) -> Result<Value, ToolError> {
         "reconcile" => reconcile::reconcile(args),
         "count_distinct" => count_distinct::count_distinct(args),
         "duplicate_report" => duplicates::duplicate_report(args),
+        "inspect_dataset" => inspect::inspect_dataset(args),
         other => Err(ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool: {other}"))),
     }
 }
@@ -119,4 +123,10 @@ pub fn count_distinct(args: &Value) -> Result<Value, ToolError> {
 /// `duplicate_report`: suspected duplicate groups for human review; never merges.
 pub fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
     duplicates::duplicate_report(args.clone())
+}
+
+/// `inspect_dataset`: profile the rows, report what is wrong whatever the
+/// contract, and draft a contract that `validate_rows` passes on them.
+pub fn inspect_dataset(args: &Value) -> Result<Value, ToolError> {
+    inspect::inspect_dataset(args.clone())
 }

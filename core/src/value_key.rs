@@ -115,6 +115,46 @@ fn json_key(value: &Value, out: &mut Vec<u8>) -> bool {
     true
 }
 
+/// A key read back: the value it stands for, as its column's type compares
+/// it (`inspect_dataset` shows a column's most frequent values this way).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum KeyedValue<'k> {
+    Text(&'k str),
+    Integer(i128),
+    /// An integer beyond 128 bits, as its decimal digits.
+    BigInteger(&'k str),
+    Float(f64),
+    /// A date, as its day number ([`crate::py::isodate::date_ordinal`]).
+    Date(i32),
+    /// A datetime, as its instant in microseconds: UTC for an aware one, the
+    /// clock for a naive one (the offset it was written with is not kept).
+    Datetime {
+        instant: i64,
+        aware: bool,
+    },
+    /// An array or an object, as its JSON text.
+    Json(&'k str),
+}
+
+/// The value a key written by [`write_key`] stands for; `None` for bytes
+/// that are no such key.
+pub(crate) fn read_key(key: &[u8]) -> Option<KeyedValue<'_>> {
+    let (&kind, body) = key.split_first()?;
+    let text = || std::str::from_utf8(body).ok();
+    Some(match kind {
+        tag::TEXT => KeyedValue::Text(text()?),
+        tag::INTEGER => KeyedValue::Integer(i128::from_le_bytes(body.try_into().ok()?)),
+        tag::BIG_INTEGER => KeyedValue::BigInteger(text()?),
+        tag::FLOAT => KeyedValue::Float(f64::from_bits(u64::from_le_bytes(body.try_into().ok()?))),
+        tag::DATE => KeyedValue::Date(i32::from_le_bytes(body.try_into().ok()?)),
+        tag::AWARE | tag::NAIVE => {
+            KeyedValue::Datetime { instant: i64::from_le_bytes(body.try_into().ok()?), aware: kind == tag::AWARE }
+        }
+        tag::JSON => KeyedValue::Json(text()?),
+        _ => return None,
+    })
+}
+
 /// Where each distinct key was first seen: the row that holds a value first
 /// is its occurrence, every later row holding it is a repeat.
 #[derive(Default)]
@@ -192,6 +232,22 @@ mod tests {
         let big = 1e40_f64;
         let digits = format!("{big:.0}");
         assert_eq!(key(&Coerced::Float(big)), key(&Coerced::Cell(Cell::BigInt { approx: big, text: digits })));
+    }
+
+    #[test]
+    fn a_key_reads_back_as_the_value_it_stands_for() {
+        let read = |value: &Coerced<'_>| key(value).map(|k| format!("{:?}", read_key(&k).unwrap()));
+        assert_eq!(read(&Coerced::Text("a b")).unwrap(), "Text(\"a b\")");
+        assert_eq!(read(&json("true")).unwrap(), "Integer(1)", "True is 1 to Python");
+        assert_eq!(read(&Coerced::Float(2.0)).unwrap(), "Integer(2)");
+        assert_eq!(read(&Coerced::Float(2.5)).unwrap(), "Float(2.5)");
+        assert_eq!(read(&json("[1, \"x\"]")).unwrap(), "Json(\"[1,\\\"x\\\"]\")");
+        let date = Coerced::Date(2026, 4, 1);
+        assert_eq!(read(&date).unwrap(), format!("Date({})", crate::py::isodate::date_ordinal(2026, 4, 1)));
+        let at = Coerced::Datetime(datetime_fromisoformat("2026-04-01T10:00+02:00").unwrap());
+        assert!(read(&at).unwrap().contains("aware: true"));
+        assert_eq!(read_key(b""), None);
+        assert_eq!(read_key(b"I12"), None, "an integer key is 16 bytes");
     }
 
     #[test]

@@ -1,0 +1,231 @@
+//! The second pass: every value of a column read as the column's type, as
+//! `validate_rows` would read it under the drafted contract.
+//!
+//! Distinct values are counted by the same equality keys `unique` and the
+//! primary key compare (`value_key.rs`, one entry per distinct value in a
+//! `key_table.rs`), so "distinct on every row" here means exactly that a
+//! `unique` rule passes. Extremes, lengths, shapes and formats are facts
+//! about the data; `draft.rs` decides which of them become rules.
+
+use serde_json::Value;
+
+use super::shape::Shape;
+use super::types::{takes, TypeTally};
+use crate::coerce::{coerce, CellRef, Coerced};
+use crate::contract::ColumnType;
+use crate::formats::Format;
+use crate::key_table::KeyTable;
+use crate::py::{repr, text};
+use crate::source::Capped;
+use crate::value_key::write_key;
+
+/// How many exceptions a `mixed_types` finding quotes.
+pub(super) const FIRST_EXCEPTIONS: usize = 5;
+
+/// How many distinct values a profile shows as examples.
+pub(super) const EXAMPLES: usize = 3;
+
+/// A value of a row whose cell does not take the type most of the column takes.
+pub(super) struct Exception {
+    pub(super) row: usize,
+    pub(super) line: Option<usize>,
+    pub(super) value: Value,
+}
+
+/// Where a value orders among the column's values.
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+enum Order {
+    Number(f64),
+    Date(i32),
+    /// A datetime's instant; naive and aware ones do not compare.
+    Datetime {
+        instant: i64,
+        aware: bool,
+    },
+}
+
+/// The smallest and largest value, with the value as it reads.
+#[derive(Default)]
+pub(super) struct Extremes {
+    least: Option<(Order, Value)>,
+    most: Option<(Order, Value)>,
+    /// Naive and aware datetimes both seen: they have no order.
+    mixed: bool,
+}
+
+impl Extremes {
+    fn add(&mut self, order: Order, value: impl Fn() -> Value) {
+        if let (Some((Order::Datetime { aware: a, .. }, _)), Order::Datetime { aware: b, .. }) = (&self.least, order) {
+            self.mixed |= *a != b;
+        }
+        if self.least.as_ref().is_none_or(|(least, _)| order < *least) {
+            self.least = Some((order, value()));
+        }
+        if self.most.as_ref().is_none_or(|(most, _)| order > *most) {
+            self.most = Some((order, value()));
+        }
+    }
+
+    /// The least and greatest values, when the values have an order.
+    pub(super) fn range(&self) -> Option<(&Value, &Value)> {
+        if self.mixed {
+            return None;
+        }
+        Some((&self.least.as_ref()?.1, &self.most.as_ref()?.1))
+    }
+}
+
+/// What the second pass learns about one column.
+pub(super) struct ValueProfile {
+    /// The type the column is read as (`any` for a column with no type).
+    pub(super) read_as: ColumnType,
+    /// One entry per distinct value (by equality key), numbered in the
+    /// order first seen; `counts[n]` is how many values entry `n` has.
+    pub(super) distinct: KeyTable,
+    pub(super) counts: Vec<u32>,
+    /// Values with no key (NaN, which equals nothing): never distinct, never repeated.
+    pub(super) unkeyed: usize,
+    /// The first distinct values, as given.
+    pub(super) examples: Vec<Value>,
+    pub(super) extremes: Extremes,
+    /// Some value is below zero (as a `min: 0` rule would find it).
+    pub(super) negative: bool,
+    /// Fewest and most characters of a value's text.
+    pub(super) length: Option<(usize, usize)>,
+    pub(super) shape: Shape,
+    /// The formats every value (so far) has: only for a `string` column.
+    pub(super) formats: Vec<Format>,
+    /// Text values with blank space at either end, and the first row of one.
+    pub(super) padded: usize,
+    pub(super) first_padded: Option<(usize, Option<usize>)>,
+    /// The narrower type most values take, when the column is mixed, and the
+    /// rows whose value does not take it.
+    pub(super) near: Option<ColumnType>,
+    pub(super) exceptions: Capped<Exception>,
+    /// The first few exceptions whatever the cap: the finding about them
+    /// quotes them, and a finding does not depend on what is listed.
+    pub(super) first_exceptions: Vec<Exception>,
+    scratch: Vec<u8>,
+}
+
+impl ValueProfile {
+    /// The profile of a column whose first pass counted `tally`.
+    pub(super) fn new(tally: &TypeTally, cap: Option<usize>) -> Self {
+        let read_as = tally.chosen().unwrap_or(ColumnType::Any);
+        let formats = if read_as == ColumnType::String { Format::ALL.to_vec() } else { Vec::new() };
+        ValueProfile {
+            read_as,
+            distinct: KeyTable::default(),
+            counts: Vec::new(),
+            unkeyed: 0,
+            examples: Vec::new(),
+            extremes: Extremes::default(),
+            negative: false,
+            length: None,
+            shape: Shape::default(),
+            formats,
+            padded: 0,
+            first_padded: None,
+            near: tally.mixed().map(|(near, _)| near),
+            exceptions: Capped::new(cap),
+            first_exceptions: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Read one cell of row `row` (at CSV line `line`).
+    pub(super) fn add(&mut self, cell: CellRef<'_>, row: usize, line: Option<usize>) {
+        if cell.is_blank() {
+            return;
+        }
+        self.add_text_facts(cell, row, line);
+        if let Some(near) = self.near {
+            if !takes(cell, near) {
+                let exception = || Exception { row, line, value: cell.to_value() };
+                if self.first_exceptions.len() < FIRST_EXCEPTIONS {
+                    self.first_exceptions.push(exception());
+                }
+                if self.exceptions.has_room() {
+                    self.exceptions.push(exception());
+                } else {
+                    self.exceptions.skip();
+                }
+            }
+        }
+        // The first pass chose a type every non-blank value takes.
+        let Ok(value) = coerce(cell, self.read_as) else {
+            debug_assert!(false, "a value refuses its column's type");
+            return;
+        };
+        self.add_distinct(&value, cell);
+        self.add_order(&value);
+    }
+
+    /// Length, shape, formats and blank space: facts about the text itself.
+    fn add_text_facts(&mut self, cell: CellRef<'_>, row: usize, line: Option<usize>) {
+        let owned;
+        let text: &str = match cell {
+            CellRef::Text(s) => s,
+            CellRef::Json(value) => {
+                owned = repr::str_of(value);
+                &owned
+            }
+            CellRef::Null => return,
+        };
+        let length = if text.is_ascii() { text.len() } else { text.chars().count() };
+        self.length = Some(self.length.map_or((length, length), |(low, high)| (low.min(length), high.max(length))));
+        self.shape.add(text);
+        if !self.formats.is_empty() {
+            self.formats.retain(|format| format.matches(text));
+        }
+        if matches!(cell, CellRef::Text(_)) && text::strip(text).len() != text.len() {
+            self.padded += 1;
+            self.first_padded.get_or_insert((row, line));
+        }
+    }
+
+    fn add_distinct(&mut self, value: &Coerced<'_>, cell: CellRef<'_>) {
+        if !write_key(value, &mut self.scratch) {
+            self.unkeyed += 1;
+            return;
+        }
+        let next = u32::try_from(self.counts.len()).unwrap_or(u32::MAX);
+        let entry = self.distinct.get_or_insert(&self.scratch, next) as usize;
+        if entry == self.counts.len() {
+            self.counts.push(1);
+            if self.examples.len() < EXAMPLES {
+                self.examples.push(cell.to_value());
+            }
+        } else {
+            self.counts[entry] += 1;
+        }
+    }
+
+    fn add_order(&mut self, value: &Coerced<'_>) {
+        let order = match (self.read_as, value) {
+            (ColumnType::Integer | ColumnType::Number, _) => match value.to_float() {
+                Some(x) if !x.is_nan() => {
+                    self.negative |= x < 0.0;
+                    Order::Number(x)
+                }
+                _ => return,
+            },
+            (ColumnType::Date, Coerced::Date(y, m, d)) => Order::Date(crate::py::isodate::date_ordinal(*y, *m, *d)),
+            (ColumnType::Datetime, Coerced::Datetime(moment)) => {
+                Order::Datetime { instant: moment.instant(), aware: moment.offset.is_some() }
+            }
+            _ => return,
+        };
+        self.extremes.add(order, || value.json_safe());
+    }
+
+    /// How many distinct values the column has (NaN, which has no key, not counted).
+    pub(super) fn distinct_count(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Every value appears once and has a key.
+    pub(super) fn all_distinct(&self) -> bool {
+        self.unkeyed == 0 && self.counts.iter().all(|&count| count == 1)
+    }
+}

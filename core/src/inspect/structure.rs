@@ -1,0 +1,171 @@
+//! The first pass's facts about rows rather than values: CSV records with
+//! more or fewer fields than the header, JSON rows that are not objects,
+//! and rows that repeat an earlier row in every column.
+//!
+//! Two rows are the same row when they have the same columns with the same
+//! values as given (text as written, JSON values as JSON), whatever their
+//! key order: an absent column and a null one differ, `"1"` and `1` differ.
+//! Each distinct row is kept once, as its cells' bytes, in a `key_table.rs`
+//! (memory in proportion to the data's distinct rows).
+
+use serde_json::Value;
+
+use super::rows::{RowAt, RowKind};
+use crate::coerce::CellRef;
+use crate::key_table::KeyTable;
+use crate::py::repr;
+use crate::source::Capped;
+
+/// A CSV record whose width is not the header's.
+#[derive(Clone, Copy)]
+pub(super) struct Ragged {
+    pub(super) row: usize,
+    pub(super) line: Option<usize>,
+    pub(super) fields: usize,
+}
+
+/// A row that repeats an earlier one.
+#[derive(Clone, Copy)]
+pub(super) struct Repeat {
+    pub(super) row: usize,
+    pub(super) line: Option<usize>,
+    pub(super) first: usize,
+}
+
+/// The first row that is not an object: its index and its JSON kind.
+pub(super) struct NotObject {
+    pub(super) row: usize,
+    pub(super) kind: &'static str,
+}
+
+/// What the first pass learns about rows.
+pub(super) struct Structure {
+    pub(super) ragged: Capped<Ragged>,
+    pub(super) repeats: Capped<Repeat>,
+    /// The first of each, whatever the cap: the findings name them.
+    pub(super) first_ragged: Option<Ragged>,
+    pub(super) first_repeat: Option<Repeat>,
+    pub(super) not_objects: usize,
+    pub(super) first_not_object: Option<NotObject>,
+    seen: KeyTable,
+    /// The row being read: its index, line and whether it has cells.
+    row: usize,
+    line: Option<usize>,
+    has_cells: bool,
+    /// Its cells as `(column, start, end)` spans of `bytes`.
+    spans: Vec<(usize, usize, usize)>,
+    bytes: Vec<u8>,
+    key: Vec<u8>,
+}
+
+impl Structure {
+    pub(super) fn new(cap: Option<usize>) -> Self {
+        Structure {
+            ragged: Capped::new(cap),
+            repeats: Capped::new(cap),
+            first_ragged: None,
+            first_repeat: None,
+            not_objects: 0,
+            first_not_object: None,
+            seen: KeyTable::default(),
+            row: 0,
+            line: None,
+            has_cells: false,
+            spans: Vec::new(),
+            bytes: Vec::new(),
+            key: Vec::new(),
+        }
+    }
+
+    pub(super) fn row(&mut self, row: &RowAt<'_>) {
+        self.row = row.index;
+        self.line = row.line;
+        self.spans.clear();
+        self.bytes.clear();
+        self.has_cells = true;
+        match row.kind {
+            RowKind::Object => {}
+            RowKind::Record { fields, header } => {
+                if fields != header {
+                    let ragged = Ragged { row: row.index, line: row.line, fields };
+                    self.first_ragged.get_or_insert(ragged);
+                    push(&mut self.ragged, || ragged);
+                }
+            }
+            RowKind::NotObject(value) => {
+                self.has_cells = false;
+                self.not_objects += 1;
+                self.first_not_object.get_or_insert(NotObject { row: row.index, kind: repr::type_name(value) });
+            }
+        }
+    }
+
+    /// One cell, encoded with its column so rows compare by content.
+    pub(super) fn cell(&mut self, column: usize, cell: CellRef<'_>) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(&u32::try_from(column).unwrap_or(u32::MAX).to_le_bytes());
+        let json;
+        let (tag, body): (u8, &[u8]) = match cell {
+            CellRef::Null => (b'N', b""),
+            CellRef::Text(text) => (b'T', text.as_bytes()),
+            CellRef::Json(value) => {
+                json = value.to_string();
+                (b'J', json.as_bytes())
+            }
+        };
+        self.bytes.push(tag);
+        self.bytes.extend_from_slice(&u32::try_from(body.len()).unwrap_or(u32::MAX).to_le_bytes());
+        self.bytes.extend_from_slice(body);
+        self.spans.push((column, start, self.bytes.len()));
+    }
+
+    /// The row is read: a repeat of an earlier row is noted.
+    pub(super) fn end_row(&mut self) {
+        if !self.has_cells {
+            return;
+        }
+        let key = if self.spans.windows(2).all(|pair| pair[0].0 < pair[1].0) {
+            &self.bytes
+        } else {
+            self.spans.sort_unstable_by_key(|&(column, ..)| column);
+            self.key.clear();
+            for &(_, start, end) in &self.spans {
+                self.key.extend_from_slice(&self.bytes[start..end]);
+            }
+            &self.key
+        };
+        let row = u32::try_from(self.row).unwrap_or(u32::MAX);
+        let first = self.seen.get_or_insert(key, row) as usize;
+        if first != self.row {
+            let repeat = Repeat { row: self.row, line: self.line, first };
+            self.first_repeat.get_or_insert(repeat);
+            push(&mut self.repeats, || repeat);
+        }
+    }
+}
+
+fn push<T>(list: &mut Capped<T>, item: impl FnOnce() -> T) {
+    if list.has_room() {
+        list.push(item());
+    } else {
+        list.skip();
+    }
+}
+
+impl Ragged {
+    pub(super) fn describe(self, header_len: usize) -> Value {
+        let mut out = super::row_locator(self.row, self.line);
+        out.insert("fields".into(), self.fields.into());
+        out.insert("header_fields".into(), header_len.into());
+        Value::Object(out)
+    }
+}
+
+impl Repeat {
+    pub(super) fn describe(self) -> Value {
+        let mut out = super::row_locator(self.row, self.line);
+        out.insert("first_row_index".into(), self.first.into());
+        out.insert("first_row_number".into(), (self.first + 1).into());
+        Value::Object(out)
+    }
+}
