@@ -51,8 +51,10 @@ pub use error::{ErrorCode, ToolError};
 
 use serde_json::Value;
 
-/// The names of the four checks, in the order the reference lists them.
-pub const TOOL_NAMES: [&str; 4] = ["validate_rows", "reconcile", "count_distinct", "duplicate_report"];
+/// The names of the tools: the reference's four checks first, in its order,
+/// then `inspect_dataset`, this project's addition.
+pub const TOOL_NAMES: [&str; 5] =
+    ["validate_rows", "reconcile", "count_distinct", "duplicate_report", "inspect_dataset"];
 
 /// Run the check called `name` on `args` (a JSON object of its arguments).
 pub fn call_tool(name: &str, args: &Value) -> Result<Value, ToolError> {

@@ -14,11 +14,11 @@ use crate::data_files::{DataRoots, FileData, FileError};
 use crate::sandbox::CallInput;
 
 /// The tools that take rows (and so `csv` and `path`).
-pub const ROW_TOOLS: [&str; 3] = ["validate_rows", "count_distinct", "duplicate_report"];
+pub const ROW_TOOLS: [&str; 4] = ["validate_rows", "count_distinct", "duplicate_report", "inspect_dataset"];
 
 /// The tools whose lists `max_listed` caps, and so get the server's default:
 /// the row tools, and `reconcile` (its movements).
-const CAPPED_TOOLS: [&str; 4] = ["validate_rows", "count_distinct", "duplicate_report", "reconcile"];
+const CAPPED_TOOLS: [&str; 5] = ["validate_rows", "count_distinct", "duplicate_report", "inspect_dataset", "reconcile"];
 
 /// How this server prepares every call.
 #[derive(Debug, Default)]

@@ -54,7 +54,8 @@ const VERSION: &str =
 
 const ABOUT: &str = "\
 An MCP server with four deterministic data-validation tools (validate_rows, reconcile, \
-count_distinct, duplicate_report). Every tool call runs in a fresh instance of an embedded \
+count_distinct, duplicate_report) and a fifth that profiles a dataset and drafts a contract \
+for it (inspect_dataset). Every tool call runs in a fresh instance of an embedded \
 WebAssembly module that has no imports it can use: no files, no network, no clock, no \
 environment. Each call is bounded by fuel, memory and a wall-clock deadline.
 

@@ -193,6 +193,31 @@ fn paths_that_lead_outside_the_roots_are_refused_and_not_read() {
     assert!(!is_error(&call_path(&mut server, "invoices.csv")));
 }
 
+#[test]
+fn inspect_dataset_reads_a_path_as_the_row_tools_do() {
+    let files = files();
+    let mut server = StdioServer::initialized(&["--data-root", files.root.to_str().unwrap()], &[]);
+    let rows = json!([{"invoice": "INV-1", "amount": "10"}, {"invoice": "INV-2", "amount": "-5"}]);
+    let from_rows = server.call_tool("inspect_dataset", json!({"rows": rows}));
+    let from_rows = structured(&from_rows).clone();
+    for path in ["sub/invoices.json", "invoices.jsonl", "invoices.csv"] {
+        let result = server.call_tool("inspect_dataset", json!({"path": path}));
+        let result = structured(&result);
+        assert_eq!(result["suggested_contract"], from_rows["suggested_contract"], "{path}");
+        assert_eq!(result["columns"][1]["type_failures"], from_rows["columns"][1]["type_failures"], "{path}");
+        // The draft passes the file it was drafted from, read the same way.
+        let mut call = result["suggested_contract"].clone();
+        call["path"] = json!(path);
+        let validated = server.call_tool("validate_rows", call);
+        assert_eq!(structured(&validated)["ok"], json!(true), "{path}: {validated}");
+    }
+    let csv = server.call_tool("inspect_dataset", json!({"path": "invoices.csv"}));
+    assert_eq!(structured(&csv)["summary"]["source"], json!("csv"));
+    // Refused outside the roots, like every path.
+    let refused = server.call_tool("inspect_dataset", json!({"path": "../outside/secret.csv"}));
+    assert_eq!(refused["_meta"]["mcp-validation-server/error"]["code"], json!("path_outside_roots"), "{refused}");
+}
+
 /// A `references` rule whose other table is a file: the invoice numbers
 /// of `table`, under the data root as every `path` is.
 fn call_reference(server: &mut StdioServer, table: &str) -> Value {

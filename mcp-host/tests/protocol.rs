@@ -14,7 +14,8 @@ use common::{
 use serde_json::{json, Value};
 
 const INSTRUCTIONS: &str = include_str!("../src/instructions.md");
-const TOOLS: [&str; 4] = ["validate_rows", "reconcile", "count_distinct", "duplicate_report"];
+/// The reference's four tools, in its order, then this project's addition.
+const TOOLS: [&str; 5] = ["validate_rows", "reconcile", "count_distinct", "duplicate_report", "inspect_dataset"];
 
 fn check_initialize_result(result: &Value, version: &str) {
     assert_eq!(result["protocolVersion"], json!(version), "{result}");
@@ -32,7 +33,7 @@ fn initialize_handshakes_2025_06_18_and_2025_11_25() {
         let response = server.initialize(version);
         check_initialize_result(&response["result"], version);
         let tools = server.request("tools/list", json!({}));
-        assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 4, "{version}");
+        assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), TOOLS.len(), "{version}");
         assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
         assert!(server.stdout_garbage().is_empty());
     }
@@ -149,7 +150,19 @@ fn input_schemas_are_the_reference_s() {
     let ours = server.request("tools/list", json!({}));
     let ours = ours["result"]["tools"].as_array().unwrap();
     let theirs = reference["tools"].as_array().unwrap();
-    assert_eq!(ours.len(), theirs.len());
+    // The reference's tools come first, in its order, each checked below;
+    // then exactly one addition, inspect_dataset, which takes the data the
+    // way the row tools do and nothing else.
+    assert_eq!(ours.len(), theirs.len() + 1, "the reference's tools and inspect_dataset");
+    let added = &ours[theirs.len()];
+    assert_eq!(added["name"], "inspect_dataset");
+    let row_tool = ours.iter().find(|tool| tool["name"] == "count_distinct").unwrap();
+    for key in ["rows", "csv", "path", "max_listed"] {
+        assert_eq!(added["inputSchema"]["properties"][key], row_tool["inputSchema"]["properties"][key], "{key}");
+    }
+    let keys: Vec<&String> = added["inputSchema"]["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["rows", "csv", "path", "max_listed"]);
+    assert_eq!(added["inputSchema"]["required"], json!([]));
     for (mine, reference) in ours.iter().zip(theirs) {
         assert_eq!(mine["name"], reference["name"]);
         // The row-taking tools add `csv`, `path` and `max_listed` after the
@@ -276,7 +289,7 @@ fn streamable_http_serves_a_session() {
     let server = HttpServer::start(&[], &[]);
     let mut session = server.session();
     let tools = session.request("tools/list", json!({}));
-    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 4, "{tools}");
+    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), TOOLS.len(), "{tools}");
     assert_small_call_ok(&session.call_tool("count_distinct", small_call_arguments()));
     let unknown = session.request("tools/call", json!({"name": "nope", "arguments": {}}));
     assert_eq!(unknown["error"]["code"], json!(-32602), "{unknown}");

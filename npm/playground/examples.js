@@ -129,4 +129,14 @@ export const EXAMPLES = [
       duplicate_report: { key: 'invoice' },
     },
   },
+  {
+    id: 'draft-contract',
+    title: 'Draft a contract',
+    description: 'The customers, profiled: types, blanks, a stray space, and a contract they already pass.',
+    tool: 'inspect_dataset',
+    data: CUSTOMERS,
+    args: {
+      inspect_dataset: {},
+    },
+  },
 ];

@@ -31,6 +31,10 @@ const TOOL_INFO = {
     blurb: 'Find suspected duplicates for a person to review. Nothing is merged.',
     data: 'Rows: CSV with a header row, or a JSON array of objects.',
   },
+  inspect_dataset: {
+    blurb: 'Profile the data, report what is wrong with it whatever the contract, and draft a contract it passes.',
+    data: 'Rows: CSV with a header row, or a JSON array of objects.',
+  },
 };
 
 const $ = (selector) => document.querySelector(selector);
@@ -62,6 +66,7 @@ const defaultArgs = () => ({
   reconcile: { opening_balance: 0, closing_balance: 0 },
   count_distinct: {},
   duplicate_report: {},
+  inspect_dataset: {},
 });
 
 const state = {
@@ -223,6 +228,15 @@ function setTool(tool, { run = true } = {}) {
   if (run) schedule(0);
 }
 
+// The drafted contract of inspect_dataset, as validate_rows' arguments on
+// the same data (the row_key and other arguments set there are kept).
+function useContract(contract) {
+  const { row_key: rowKey } = state.args.validate_rows;
+  state.args.validate_rows = { ...structuredClone(contract), ...(rowKey === undefined ? {} : { row_key: rowKey }) };
+  leaveExample();
+  setTool('validate_rows');
+}
+
 function loadExample(example) {
   // Checks the example gives no arguments for start over, fitted to its data.
   state.args = { ...defaultArgs(), ...structuredClone(example.args) };
@@ -322,7 +336,15 @@ function run() {
   els.notice.replaceChildren();
   els.view.classList.remove('stale');
   els.view.removeAttribute('aria-hidden');
-  renderResult(els.view, { tool, result, rawText, data, args: state.args[tool], elapsedMs: elapsed });
+  renderResult(els.view, {
+    tool,
+    result,
+    rawText,
+    data,
+    args: state.args[tool],
+    elapsedMs: elapsed,
+    actions: { useContract },
+  });
   els.result.dataset.state = 'result';
   els.result.dataset.run = String(state.runs);
   els.result.dataset.tool = tool;

@@ -4,7 +4,8 @@
 import { count, h, replace, scrollToAndFocus } from './dom.js';
 import { duplicatesView } from './views/duplicates.js';
 import { findingsView } from './views/findings.js';
-import { allRowFindings, countDistinctMarks, validateRowsMarks } from './views/marks.js';
+import { allRowFindings, countDistinctMarks, inspectMarks, validateRowsMarks } from './views/marks.js';
+import { profileView } from './views/profile.js';
 import { rawJsonView } from './views/raw-json.js';
 import { reconcileView } from './views/reconcile.js';
 import { rowsTable } from './views/rows-table.js';
@@ -33,7 +34,7 @@ function mismatchNote(shown, counted) {
 }
 
 /** Draw `result` into `container`. */
-export function renderResult(container, { tool, result, rawText, data, args, elapsedMs }) {
+export function renderResult(container, { tool, result, rawText, data, args, elapsedMs, actions = {} }) {
   const parts = [summaryView(tool, result, elapsedMs), abridgedNote(result)];
   switch (tool) {
     case 'validate_rows': {
@@ -55,6 +56,17 @@ export function renderResult(container, { tool, result, rawText, data, args, ela
       const view = duplicatesView(result, args);
       const locate = (at) => scrollToAndFocus(view.querySelector(`[data-member-rows~="${at.row_index}"]`));
       parts.push(view, findingsView(result.findings, { onLocate: locate }));
+      break;
+    }
+    case 'inspect_dataset': {
+      parts.push(mismatchNote(data.items.length, result.summary?.rows));
+      const marking = inspectMarks(result);
+      const table = rowsTable({ items: data.items, lines: data.lines, columns: data.columns, ...marking });
+      parts.push(
+        profileView(result, { onUseContract: actions.useContract }),
+        table.element,
+        findingsView(result.findings, { onLocate: (at) => table.reveal(at.row_index) }),
+      );
       break;
     }
     case 'reconcile': {

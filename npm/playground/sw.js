@@ -22,6 +22,7 @@ const FILES = [
   './views/duplicates.js',
   './views/findings.js',
   './views/marks.js',
+  './views/profile.js',
   './views/raw-json.js',
   './views/reconcile.js',
   './views/rows-table.js',

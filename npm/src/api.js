@@ -74,6 +74,7 @@ function bindApi(raw) {
     reconcile: (args) => callTool('reconcile', args),
     countDistinct: (args) => callTool('count_distinct', args),
     duplicateReport: (args) => callTool('duplicate_report', args),
+    inspectDataset: (args) => callTool('inspect_dataset', args),
     toolNames: () => raw.toolNames(),
     // JSON text across the boundary, as for the checks; a fresh object each
     // call, so a caller that edits it changes nobody else's copy.

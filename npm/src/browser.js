@@ -40,6 +40,7 @@ export const {
   reconcile,
   countDistinct,
   duplicateReport,
+  inspectDataset,
   toolNames,
   toolCatalog,
   readCsv,

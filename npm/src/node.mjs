@@ -9,6 +9,7 @@ export const {
   reconcile,
   countDistinct,
   duplicateReport,
+  inspectDataset,
   toolNames,
   toolCatalog,
   readCsv,

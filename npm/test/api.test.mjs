@@ -110,7 +110,13 @@ test('an argument error says where the fault is, as properties', () => {
 });
 
 test('toolNames are the core names and the TypeScript ToolName union', () => {
-  assert.deepEqual(esm.toolNames(), ['validate_rows', 'reconcile', 'count_distinct', 'duplicate_report']);
+  assert.deepEqual(esm.toolNames(), [
+    'validate_rows',
+    'reconcile',
+    'count_distinct',
+    'duplicate_report',
+    'inspect_dataset',
+  ]);
   const types = readFileSync(new URL('../types/index.d.ts', import.meta.url), 'utf8');
   const union = /export type ToolName = ([^;]+);/.exec(types)[1];
   assert.deepEqual(
@@ -153,7 +159,7 @@ function fake(answer) {
       calls.push(['values', name, args]);
       return JSON.parse(answer(name, JSON.stringify(args)));
     },
-    toolNames: () => ['validate_rows', 'reconcile', 'count_distinct', 'duplicate_report'],
+    toolNames: () => ['validate_rows', 'reconcile', 'count_distinct', 'duplicate_report', 'inspect_dataset'],
   });
   return { api, calls };
 }
@@ -176,9 +182,10 @@ test('each named check calls its tool', () => {
   api.reconcile({});
   api.countDistinct({});
   api.duplicateReport({});
+  api.inspectDataset({});
   assert.deepEqual(
     calls.map((call) => call[1]),
-    ['validate_rows', 'reconcile', 'count_distinct', 'duplicate_report'],
+    ['validate_rows', 'reconcile', 'count_distinct', 'duplicate_report', 'inspect_dataset'],
   );
 });
 

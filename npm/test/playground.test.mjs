@@ -433,6 +433,14 @@ describe('the playground in Chromium', { skip: browserSkip, timeout: 180_000 }, 
           `${fmt(r.row_count)} rows · ${fmt(r.distinct_keys)} distinct keys · ${fmt(r.duplicate_group_count)} groups to review · ${fmt(r.rows_in_duplicate_groups)} rows in groups`,
         ];
       }
+      case 'inspect_dataset': {
+        const r = api.inspectDataset({ ...input, ...args.inspect_dataset });
+        const s = r.summary;
+        return [
+          r,
+          `${fmt(s.rows)} rows · ${fmt(s.columns)} columns · ${fmt(s.ragged_records)} ragged records · ${fmt(s.duplicate_rows)} repeated rows`,
+        ];
+      }
       default:
         assert.fail(`no expected bar for ${tool}`);
     }
@@ -760,6 +768,32 @@ describe('the playground in Chromium', { skip: browserSkip, timeout: 180_000 }, 
     });
     console.log(`# 5,000 rows: edit to result drawn in ${Math.round(elapsed)} ms`);
     assert.ok(elapsed < 1500, `a re-run took ${Math.round(elapsed)} ms`);
+    await context.close();
+  });
+
+  test('a drafted contract goes to validate_rows in one click, and passes the data it came from', async () => {
+    const { context, page } = await open(LAPTOP, '#draft-contract');
+    const drafted = api.inspectDataset({ csv: example('draft-contract').data });
+    assert.equal(await page.getAttribute('#result-body', 'data-tool'), 'inspect_dataset');
+    assert.deepEqual(await tiles(page), {
+      rows: String(drafted.summary.rows),
+      columns: String(drafted.summary.columns),
+      ragged_records: '0',
+      duplicate_rows: '0',
+    });
+    // A row per column of the profile, in the order the core gives them.
+    const profiled = await page.$$eval('table.profile-table tbody tr', (rows) => rows.map((r) => r.dataset.column));
+    assert.deepEqual(
+      profiled,
+      drafted.columns.map((c) => c.name),
+    );
+    await screenshot(page, 'laptop-draft-contract', { full: true });
+    await afterRun(page, () => page.click('#use-contract'));
+    assert.equal(await page.getAttribute('#result-body', 'data-tool'), 'validate_rows');
+    assert.deepEqual(JSON.parse(await page.inputValue('#args-json')), drafted.suggested_contract);
+    assert.equal(await page.textContent('[data-verdict]'), 'Clean');
+    assert.equal((await tiles(page)).quarantined, '0');
+    assert.deepEqual(problems, []);
     await context.close();
   });
 

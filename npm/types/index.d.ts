@@ -182,9 +182,13 @@ export type DuplicateReportArgs = RowData & Listing & {
   max_groups?: number;
 };
 
+/** `inspect_dataset`: the data, given once, and the list cap. */
+export type InspectDatasetArgs = RowData & Listing;
+
 // ------------------------------------------------------------------- results
 
-export type ToolName = 'validate_rows' | 'reconcile' | 'count_distinct' | 'duplicate_report';
+/** The reference's four checks, then this package's addition, `inspect_dataset`. */
+export type ToolName = 'validate_rows' | 'reconcile' | 'count_distinct' | 'duplicate_report' | 'inspect_dataset';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -481,12 +485,101 @@ export type DuplicateReportRejected = never;
 
 export type DuplicateReportResult = DuplicateReportReport;
 
+// inspect_dataset
+
+/** One column's profile: facts about the data, never rules (those are in `suggested_contract`). */
+export interface ColumnProfile {
+  name: string;
+  /** The narrowest type every non-blank value takes; null for a column with no non-blank value. */
+  type: ColumnType | null;
+  /** Non-blank values. */
+  values: number;
+  blank: number;
+  /** Rows without the column (an absent key, a short CSV record). */
+  missing: number;
+  /** Distinct values, as the column's type compares them (as `unique` does). */
+  distinct: number;
+  /** Per type: how many non-blank values it refuses (`date`: those that are not plain ISO dates). */
+  type_failures: { boolean: number; integer: number; number: number; date: number; datetime: number; string: number };
+  /** The narrower type the values come closest to, and how many refuse it. */
+  nearest_type?: { type: ColumnType; failing: number };
+  /** For a column of mostly one type: the rows whose value does not take it. */
+  exceptions?: Array<RowLocator & { value: JsonValue }>;
+  /** Exceptions beyond those listed. */
+  exceptions_omitted?: number;
+  /** The least value, for numbers, dates and datetimes (an observed fact, never a rule). */
+  min?: JsonValue;
+  max?: JsonValue;
+  /** Fewest and most characters of a value. */
+  length?: { min: number; max: number };
+  /** The shape every value shares (`INV-\d{6}`), as a pattern; null when they share none. */
+  shape: string | null;
+  /** For a string column: the formats every value has. */
+  formats?: Format[];
+  /** The most frequent values (at most 5), ties in the order first seen, as the column's type reads them. */
+  top_values: Array<{ value: JsonValue; count: number }>;
+  /** The first distinct values (at most 3), as given. */
+  examples: JsonValue[];
+  /** Text values with blank space at either end. */
+  surrounding_whitespace: number;
+  /** Non-blank and distinct on every row (of at least 10), an integer or string column. */
+  key_candidate: boolean;
+}
+
+/** A contract drafted from the data: `validate_rows` passes it on that data. */
+export interface SuggestedContract {
+  columns: ColumnSpec[];
+  table?: { primary_key: string[] };
+}
+
+/** Why each suggested rule was suggested. */
+export interface InspectEvidence {
+  /** Per column, per rule key (`type`, `required`, `format`, ...): the reason. */
+  columns: Record<string, Record<string, string>>;
+  table?: { primary_key: string };
+  /** Columns no contract can name (a blank name, fields beyond a CSV header, ...). */
+  left_out?: Array<{ column: string; why: string }>;
+  /** Rules of the contract its Table Schema cannot say. */
+  table_schema_omits?: Array<{ column: string; rule: string; value: JsonValue; why: string }>;
+}
+
+export interface InspectDatasetReport
+  extends Envelope<'inspect_dataset', 'clean' | 'review_required'>,
+    FindingsOmitted {
+  summary: {
+    rows: number;
+    columns: number;
+    source: 'rows' | 'csv';
+    ragged_records: number;
+    duplicate_rows: number;
+    rows_not_objects: number;
+  };
+  /** CSV records whose width is not the header's. */
+  ragged_records: Array<RowLocator & { fields: number; header_fields: number }>;
+  ragged_records_omitted?: number;
+  /** Rows that repeat an earlier row in every column. */
+  duplicate_rows: Array<RowLocator & { first_row_index: number; first_row_number: number }>;
+  duplicate_rows_omitted?: number;
+  key_candidates: string[];
+  key_candidates_omitted?: number;
+  columns: ColumnProfile[];
+  columns_omitted?: number;
+  /** Null when nothing could be drafted (no rows, or no column a contract can name). */
+  suggested_contract: SuggestedContract | null;
+  /** The same contract as a Frictionless Table Schema, for `validate_rows`' `schema`. */
+  table_schema: JsonObject | null;
+  evidence: InspectEvidence | null;
+}
+
+export type InspectDatasetResult = InspectDatasetReport;
+
 /** Arguments by tool name. */
 export interface ToolArgs {
   validate_rows: ValidateRowsArgs;
   reconcile: ReconcileArgs;
   count_distinct: CountDistinctArgs;
   duplicate_report: DuplicateReportArgs;
+  inspect_dataset: InspectDatasetArgs;
 }
 
 /** Results by tool name. */
@@ -495,6 +588,7 @@ export interface ToolResults {
   reconcile: ReconcileResult;
   count_distinct: CountDistinctResult;
   duplicate_report: DuplicateReportResult;
+  inspect_dataset: InspectDatasetResult;
 }
 
 export type ToolResult = ToolResults[ToolName];
@@ -546,6 +640,8 @@ export function reconcile(args: ReconcileArgs): ReconcileResult;
 export function countDistinct(args: CountDistinctArgs): CountDistinctResult;
 /** Suspected duplicate groups for human review; never merges. */
 export function duplicateReport(args: DuplicateReportArgs): DuplicateReportResult;
+/** Profile the rows, report what is wrong whatever the contract, and draft a contract they pass. */
+export function inspectDataset(args: InspectDatasetArgs): InspectDatasetResult;
 
 /** Run a check by its MCP tool name (JSON text across the boundary). */
 export function callTool<T extends ToolName>(name: T, args: ToolArgs[T]): ToolResults[T];

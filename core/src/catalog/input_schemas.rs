@@ -157,3 +157,12 @@ pub(super) fn duplicate_report() -> Value {
         "title": "duplicate_reportArguments",
     }))
 }
+
+pub(super) fn inspect_dataset() -> Value {
+    with_large_data_arguments(json!({
+        "properties": {"rows": rows_property()},
+        "required": ["rows"],
+        "type": "object",
+        "title": "inspect_datasetArguments",
+    }))
+}

@@ -7,11 +7,12 @@
 //!
 //! Names, argument names, defaults and input schemas are the reference's
 //! (mcp-validation-server 0.1.0), so a host configured for it sees the same
-//! tools. The descriptions are the reference's docstrings, dedented, with the
-//! Python-only "Raises: `ToolError`" wording said in MCP terms. Additions: a
-//! `title`, the four behaviour annotations, an output schema that describes
-//! the shared envelope instead of "any object", and the row tools' `csv`,
-//! `path` and `max_listed`.
+//! tools, first and unchanged; a fifth tool, `inspect_dataset`, is this
+//! project's addition and comes after them. The descriptions are the
+//! reference's docstrings, dedented, with the Python-only "Raises:
+//! `ToolError`" wording said in MCP terms. Additions: a `title`, the four
+//! behaviour annotations, an output schema that describes the shared envelope
+//! instead of "any object", and the row tools' `csv`, `path` and `max_listed`.
 //!
 //! The parts no MCP client sees (`server_only_arguments`, `omitted_counts`,
 //! `column_spec`) describe the same calls for the JS API and the playground.
@@ -41,7 +42,7 @@ struct ToolSpec {
 /// is resolved by the host before a call reaches the core.
 const SERVER_ONLY_ARGUMENTS: [&str; 1] = ["path"];
 
-const TOOLS: [ToolSpec; 4] = [
+const TOOLS: [ToolSpec; 5] = [
     ToolSpec {
         name: "validate_rows",
         title: "Validate rows against a column contract",
@@ -79,6 +80,21 @@ const TOOLS: [ToolSpec; 4] = [
         verdicts: &["clean", "review_required", "inputs_rejected"],
         omitted_counts: &["findings_omitted", "blank_key_rows_omitted", "groups_omitted", "groups[].members_omitted"],
     },
+    ToolSpec {
+        name: "inspect_dataset",
+        title: "Profile a dataset and draft a contract",
+        description: include_str!("descriptions/inspect_dataset.md"),
+        input_schema: input_schemas::inspect_dataset,
+        verdicts: &["clean", "review_required"],
+        omitted_counts: &[
+            "findings_omitted",
+            "ragged_records_omitted",
+            "duplicate_rows_omitted",
+            "key_candidates_omitted",
+            "columns_omitted",
+            "columns[].exceptions_omitted",
+        ],
+    },
 ];
 
 /// The catalog as one JSON object:
@@ -90,8 +106,9 @@ const TOOLS: [ToolSpec; 4] = [
 ///  "column_spec": <JSON Schema of one validate_rows column spec>}
 /// ```
 ///
-/// Tools are in the reference's order. `input_schema` and `output_schema` are
-/// exactly what the MCP server publishes.
+/// Tools are in the reference's order, then `inspect_dataset`.
+/// `input_schema` and `output_schema` are exactly what the MCP server
+/// publishes.
 pub fn tool_catalog() -> Value {
     let tools: Vec<Value> = TOOLS.iter().map(tool_entry).collect();
     json!({"tools": tools, "column_spec": column_spec::schema()})

@@ -3,6 +3,7 @@
 //! its results carry.
 
 use std::collections::BTreeSet;
+use std::fmt::Write;
 
 use serde_json::{json, Value};
 
@@ -25,12 +26,13 @@ fn minimal_call(name: &str) -> Value {
         "validate_rows" => json!({"rows": [{"a": "1"}], "columns": [{"name": "a"}]}),
         "reconcile" => json!({"opening_balance": 0, "movements": [1], "closing_balance": 1}),
         "count_distinct" | "duplicate_report" => json!({"rows": [{"k": "a"}, {"k": "a"}], "key": "k"}),
+        "inspect_dataset" => json!({"rows": [{"a": "1"}]}),
         other => panic!("no minimal call for {other}"),
     }
 }
 
 #[test]
-fn the_tools_are_the_core_s_in_the_reference_order() {
+fn the_tools_are_the_core_s_the_reference_s_four_first() {
     let catalog = tool_catalog();
     let names: Vec<&str> = catalog["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, crate::TOOL_NAMES);
@@ -82,6 +84,7 @@ fn call_sensitive_to_defaults(name: &str) -> Value {
         "reconcile" => json!({"opening_balance": 0, "movements": [1], "closing_balance": 1}),
         "count_distinct" => json!({"rows": [{"k": "A"}, {"k": "a"}], "key": "k"}),
         "duplicate_report" => json!({"rows": pairs, "key": "k"}),
+        "inspect_dataset" => json!({"rows": [{"a": "1"}]}),
         other => panic!("no call for {other}"),
     }
 }
@@ -121,6 +124,23 @@ fn omitted_paths(value: &Value, prefix: &str, out: &mut BTreeSet<String>) {
     }
 }
 
+/// Two CSVs that between them overfill every list of `inspect_dataset` at
+/// `max_listed` 1 (repeated rows leave no column distinct, so no key, hence
+/// two): two ragged records, two repeated rows and, in `n` (the first column,
+/// as only listed profiles list exceptions), 2 exceptions among integers; then two key candidates (`id`, `code`).
+fn overfilled_csvs() -> [String; 2] {
+    let mut first = String::from("n,id\n");
+    for i in 0..20 {
+        let _ = writeln!(first, "{i},{i}");
+    }
+    first.push_str("x,20\ny,21\n1,22,extra\n23\n0,24\n0,24\n0,24\n");
+    let mut second = String::from("id,code\n");
+    for i in 0..12 {
+        let _ = writeln!(second, "{i},C-{i:02}");
+    }
+    [first, second]
+}
+
 #[test]
 fn the_omitted_counts_are_those_a_shortened_result_carries() {
     // Data that overfills every list at max_listed 1: three rows on one key,
@@ -139,14 +159,19 @@ fn the_omitted_counts_are_those_a_shortened_result_carries() {
         ),
         ("count_distinct", json!({"rows": keyed, "key": "k", "max_listed": 1})),
         ("duplicate_report", json!({"rows": keyed, "key": "k", "max_listed": 1})),
+        ("inspect_dataset", json!({"csv": overfilled_csvs()[0], "max_listed": 1})),
+        ("inspect_dataset", json!({"csv": overfilled_csvs()[1], "max_listed": 1})),
     ];
+    // A tool's calls between them carry every count it lists.
+    let mut seen: std::collections::BTreeMap<&str, BTreeSet<String>> = std::collections::BTreeMap::new();
     for (name, call) in calls {
         let result = crate::call_tool(name, &call).unwrap();
-        let mut seen = BTreeSet::new();
-        omitted_paths(&result, "", &mut seen);
+        omitted_paths(&result, "", seen.entry(name).or_default());
+    }
+    for (name, seen) in seen {
         let listed: BTreeSet<String> =
             entry(name)["omitted_counts"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_owned()).collect();
-        assert_eq!(seen, listed, "{name}: {result}");
+        assert_eq!(seen, listed, "{name}");
     }
 }
 

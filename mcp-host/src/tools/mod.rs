@@ -61,7 +61,7 @@ pub fn list() -> &'static [Tool] {
     })
 }
 
-/// The tool names, in the reference's order.
+/// The tool names: the reference's, in its order, then `inspect_dataset`.
 pub fn names() -> impl Iterator<Item = &'static str> {
     list().iter().map(|tool| tool.name.as_ref())
 }
@@ -102,7 +102,10 @@ mod tests {
     fn every_catalog_tool_is_listed_with_its_catalog_fields() {
         let catalog = validation_core::tool_catalog();
         let entries = catalog["tools"].as_array().unwrap();
-        assert_eq!(names().collect::<Vec<_>>(), ["validate_rows", "reconcile", "count_distinct", "duplicate_report"]);
+        assert_eq!(
+            names().collect::<Vec<_>>(),
+            ["validate_rows", "reconcile", "count_distinct", "duplicate_report", "inspect_dataset"]
+        );
         assert_eq!(list().len(), entries.len());
         for (tool, entry) in list().iter().zip(entries) {
             assert_eq!(tool.name, entry["name"].as_str().unwrap());

@@ -32,7 +32,9 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-TOOLS = ["validate_rows", "reconcile", "count_distinct", "duplicate_report"]
+# The reference's four tools, in its order and unchanged (every vector below
+# is a call to one of them), then this project's addition.
+TOOLS = ["validate_rows", "reconcile", "count_distinct", "duplicate_report", "inspect_dataset"]
 PATTERN_ERROR = '"pattern" is not a valid regular expression ('
 
 

@@ -80,6 +80,32 @@ export function countDistinctMarks(result) {
 }
 
 /**
+ * inspect_dataset: the ragged records, the repeated rows, and each value of
+ * a mixed column that does not take the type most of it takes.
+ */
+export function inspectMarks(result) {
+  const marks = new Map();
+  for (const ragged of result.ragged_records ?? []) {
+    const reason = `${ragged.fields} fields where the header has ${ragged.header_fields}`;
+    rowMark(marks, ragged.row_index, 'ragged', 'error').reasons.push(reason);
+  }
+  for (const repeat of result.duplicate_rows ?? []) {
+    const reason = `repeats row ${repeat.first_row_number} in every column`;
+    rowMark(marks, repeat.row_index, 'repeated', 'warning').reasons.push(reason);
+  }
+  for (const profile of result.columns ?? []) {
+    for (const exception of profile.exceptions ?? []) {
+      const expected = profile.nearest_type?.type;
+      const message = `not of type ${expected}, as the rest of ${profile.name} is`;
+      const mark = rowMark(marks, exception.row_index, 'exception', 'warning');
+      mark.reasons.push(`${profile.name}: ${message}`);
+      markCell(mark, profile.name, { severity: 'warning', code: 'mixed_types', message });
+    }
+  }
+  return { marks, unmarkedStatus: 'profiled', markedLabel: 'rows with findings' };
+}
+
+/**
  * Every finding of a validate_rows result, once: the top-level list leaves
  * out some row-level findings (a row that is not an object), which the held
  * rows carry, so the two are merged.

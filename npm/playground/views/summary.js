@@ -87,6 +87,15 @@ export function countTiles(tool, result) {
           'once per group a row is in',
         ),
       ];
+    case 'inspect_dataset': {
+      const s = result.summary ?? {};
+      return [
+        tile('rows', 'rows', n(s.rows)),
+        tile('columns', 'columns', n(s.columns)),
+        tile('ragged_records', 'ragged records', n(s.ragged_records), s.ragged_records ? 'error' : 'plain'),
+        tile('duplicate_rows', 'repeated rows', n(s.duplicate_rows), s.duplicate_rows ? 'warning' : 'plain'),
+      ];
+    }
     case 'reconcile': {
       const c = result.movement_counts ?? {};
       return [
