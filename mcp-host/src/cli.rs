@@ -87,6 +87,19 @@ pub struct Cli {
     #[arg(long = "allow-origin", value_name = "ORIGIN", env = "MCP_VALIDATION_ALLOW_ORIGINS", value_delimiter = ',')]
     pub allow_origins: Vec<String>,
 
+    /// A file holding the bearer token every HTTP request must carry
+    /// (`Authorization: Bearer <token>`; at least 16 visible ASCII
+    /// characters). Without it, a token is generated at start and printed on
+    /// stderr.
+    #[arg(long, env = "MCP_VALIDATION_AUTH_TOKEN_FILE", value_name = "FILE")]
+    pub auth_token_file: Option<PathBuf>,
+
+    /// Serve HTTP without a bearer token. Allowed only when --host is a
+    /// loopback address.
+    #[arg(long, env = "MCP_VALIDATION_NO_AUTH", value_parser = clap::builder::BoolishValueParser::new(),
+          default_value_t = false)]
+    pub no_auth: bool,
+
     /// Port to listen on with --transport streamable-http (0 picks a free port
     /// and prints it on stderr).
     #[arg(long, default_value_t = 8000)]

@@ -53,7 +53,20 @@ pub async fn run(cli: Cli) -> io::Result<()> {
         Transport::StreamableHttp => {
             let address = SocketAddr::new(cli.host, cli.port);
             let origins = transport::origin::OriginPolicy::new(&cli.allow_origins).map_err(io::Error::other)?;
-            transport::http::serve(server, address, cli.max_message_bytes(), origins).await
+            let (auth, source) =
+                transport::auth::AuthPolicy::new(cli.auth_token_file.as_deref(), cli.no_auth, cli.host)
+                    .map_err(io::Error::other)?;
+            match source {
+                // Always printed (whatever --log says): the operator needs it to connect.
+                transport::auth::TokenSource::Generated(token) => {
+                    eprintln!("mcp-validation-server: HTTP clients must send the header Authorization: Bearer {token}");
+                }
+                transport::auth::TokenSource::Off => {
+                    tracing::warn!("--no-auth: any local process that can reach the port can call the tools");
+                }
+                transport::auth::TokenSource::File => {}
+            }
+            transport::http::serve(server, address, cli.max_message_bytes(), origins, auth).await
         }
     }
 }

@@ -47,11 +47,13 @@ fn fifty_concurrent_calls_over_stdio() {
 fn fifty_concurrent_calls_over_http() {
     let server = HttpServer::start(&[], &[]);
     let url = server.url.clone();
+    let authorization = server.authorization();
     let workers: Vec<_> = (0..50)
         .map(|i| {
             let url = url.clone();
+            let authorization = authorization.clone();
             thread::spawn(move || {
-                let mut session = common::HttpSession::open(&url, "2025-06-18");
+                let mut session = common::HttpSession::open(&url, authorization, "2025-06-18");
                 (i, session.call_tool("count_distinct", numbered_arguments(i)))
             })
         })

@@ -43,12 +43,13 @@ fn http_client_disconnecting_mid_call_stops_the_call_and_others_carry_on() {
         "params": {"name": "duplicate_report", "arguments": slow_arguments(8000)}})
     .to_string();
     let session_header = session.session_id().map(|id| format!("Mcp-Session-Id: {id}\r\n")).unwrap_or_default();
+    let auth_header = server.authorization().map(|value| format!("Authorization: {value}\r\n")).unwrap_or_default();
     let mut stream = TcpStream::connect(&address).unwrap();
     write!(
         stream,
         "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n\
-         {session_header}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+         {session_header}{auth_header}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
     .unwrap();

@@ -8,8 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    assert_small_call_ok, binary, is_error, skip_or_fail, small_call_arguments, text_of, HttpServer, HttpSession,
-    StdioServer,
+    assert_small_call_ok, binary, is_error, skip_or_fail, small_call_arguments, text_of, HttpServer, StdioServer,
 };
 use serde_json::{json, Value};
 
@@ -83,6 +82,7 @@ fn server_discover_and_stateless_calls_2026_07_28_over_http() {
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
             .header("MCP-Protocol-Version", "2026-07-28")
+            .header("Authorization", server.authorization().unwrap())
             .header("Mcp-Method", method);
         if let Some(name) = name {
             request = request.header("Mcp-Name", name);
@@ -293,7 +293,7 @@ fn streamable_http_serves_a_session() {
     assert_small_call_ok(&session.call_tool("count_distinct", small_call_arguments()));
     let unknown = session.request("tools/call", json!({"name": "nope", "arguments": {}}));
     assert_eq!(unknown["error"]["code"], json!(-32602), "{unknown}");
-    let other = HttpSession::open(&server.url, "2025-11-25");
+    let other = server.session_at("2025-11-25");
     drop(other);
 }
 
@@ -337,12 +337,13 @@ fn an_unknown_transport_is_refused_with_the_choices() {
     assert!(stderr.contains("stdio") && stderr.contains("streamable-http"), "{stderr}");
 }
 
-fn initialize_with_host_header(url: &str, host: &str) -> u16 {
+fn initialize_with_host_header(server: &HttpServer, url: &str, host: &str) -> u16 {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
     reqwest::blocking::Client::new()
         .post(url)
         .header("Host", host)
+        .header("Authorization", server.authorization().unwrap())
         .header("Content-Type", "application/json")
         .header("Accept", "application/json, text/event-stream")
         .body(body.to_string())
@@ -357,13 +358,13 @@ fn http_host_headers_loopback_by_default_any_on_a_wildcard_bind() {
     // Loopback (the default): only loopback names, against DNS rebinding.
     let server = HttpServer::start(&[], &[]);
     let port = server.url.rsplit(':').next().unwrap().trim_end_matches("/mcp").to_owned();
-    assert_eq!(initialize_with_host_header(&server.url, &format!("localhost:{port}")), 200);
-    assert_eq!(initialize_with_host_header(&server.url, &format!("rebind.example:{port}")), 403);
+    assert_eq!(initialize_with_host_header(&server, &server.url, &format!("localhost:{port}")), 200);
+    assert_eq!(initialize_with_host_header(&server, &server.url, &format!("rebind.example:{port}")), 403);
     // 0.0.0.0 answers under any name, so any Host is accepted.
     let server = HttpServer::start(&["--host", "0.0.0.0"], &[]);
     let port = server.url.rsplit(':').next().unwrap().trim_end_matches("/mcp").to_owned();
     let url = format!("http://127.0.0.1:{port}/mcp");
-    assert_eq!(initialize_with_host_header(&url, &format!("my-machine.lan:{port}")), 200);
+    assert_eq!(initialize_with_host_header(&server, &url, &format!("my-machine.lan:{port}")), 200);
 }
 
 #[test]

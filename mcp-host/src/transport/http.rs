@@ -14,7 +14,8 @@
 //! runs on its own task, so a slow call never holds up another.
 //!
 //! A request from a web page whose `Origin` is not allowed gets 403 before
-//! anything reads it (`transport::origin`).
+//! anything reads it (`transport::origin`), and one without the bearer
+//! token 401 (`transport::auth`).
 //!
 //! Before rmcp reads a `tools/call` body, [`keep_arguments_as_text`] cuts the
 //! arguments out of it as text, as the stdio transport does (see
@@ -36,6 +37,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
 
 use super::arguments_text::strip_arguments;
+use super::auth::{check_auth, AuthPolicy};
 use super::origin::{check_origin, OriginPolicy};
 use crate::server::ValidationServer;
 
@@ -103,6 +105,7 @@ pub async fn serve(
     address: SocketAddr,
     max_message_bytes: usize,
     origins: OriginPolicy,
+    auth: AuthPolicy,
 ) -> io::Result<()> {
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
@@ -130,6 +133,7 @@ pub async fn serve(
         .nest_service(PATH, service)
         .layer(axum::middleware::from_fn_with_state(max_message_bytes, keep_arguments_as_text))
         .layer(axum::middleware::from_fn(session_delete_is_ok))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(auth), check_auth))
         // Outermost: a page that may not call the server is refused before anything reads its request.
         .layer(axum::middleware::from_fn_with_state(Arc::new(origins), check_origin));
     let listener = tokio::net::TcpListener::bind(address).await?;

@@ -281,8 +281,14 @@ pub fn is_error(result: &Value) -> bool {
 pub struct HttpServer {
     child: Child,
     pub url: String,
+    /// The bearer token the server printed at start (none with `--no-auth`
+    /// or `--auth-token-file`).
+    pub token: Option<String>,
     stderr: Arc<Mutex<String>>,
 }
+
+/// The token in the line the server prints when it generates one.
+const TOKEN_LINE: &str = "HTTP clients must send the header Authorization: Bearer ";
 
 impl HttpServer {
     /// Start on a free loopback port with `args` added.
@@ -318,9 +324,22 @@ impl HttpServer {
                 Err(_) => (false, String::new()),
             }
         };
-        let server = HttpServer { child, url, stderr };
+        // The token line comes before the listening line.
+        let token =
+            stderr.lock().unwrap().lines().find_map(|line| line.split(TOKEN_LINE).nth(1)).map(|t| t.trim().to_owned());
+        let server = HttpServer { child, url, token, stderr };
         assert!(found, "the HTTP server did not report its address; stderr:\n{}", server.stderr());
         server
+    }
+
+    /// The `Authorization` header value this server wants, if any.
+    pub fn authorization(&self) -> Option<String> {
+        self.token.as_ref().map(|token| format!("Bearer {token}"))
+    }
+
+    /// A new MCP session speaking protocol `version`.
+    pub fn session_at(&self, version: &str) -> HttpSession {
+        HttpSession::open(&self.url, self.authorization(), version)
     }
 
     pub fn stderr(&self) -> String {
@@ -329,7 +348,7 @@ impl HttpServer {
 
     /// A new MCP session (2025-06-18 `initialize` handshake).
     pub fn session(&self) -> HttpSession {
-        HttpSession::open(&self.url, "2025-06-18")
+        self.session_at("2025-06-18")
     }
 
     pub fn wait_for_stderr(&self, needle: &str, timeout: Duration) -> bool {
@@ -355,16 +374,23 @@ impl Drop for HttpServer {
 pub struct HttpSession {
     client: reqwest::blocking::Client,
     url: String,
+    authorization: Option<String>,
     version: String,
     session_id: Option<String>,
     next_id: i64,
 }
 
 impl HttpSession {
-    pub fn open(url: &str, version: &str) -> HttpSession {
+    pub fn open(url: &str, authorization: Option<String>, version: &str) -> HttpSession {
         let client = reqwest::blocking::Client::builder().timeout(DEFAULT_WAIT).build().unwrap();
-        let mut session =
-            HttpSession { client, url: url.to_owned(), version: version.to_owned(), session_id: None, next_id: 0 };
+        let mut session = HttpSession {
+            client,
+            url: url.to_owned(),
+            authorization,
+            version: version.to_owned(),
+            session_id: None,
+            next_id: 0,
+        };
         let (response, headers) = session.post_raw(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
                 "protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "mcp-host-tests", "version": "0"}}}),
@@ -389,6 +415,9 @@ impl HttpSession {
             .header("MCP-Protocol-Version", &self.version);
         if let Some(id) = &self.session_id {
             builder = builder.header("Mcp-Session-Id", id);
+        }
+        if let Some(authorization) = &self.authorization {
+            builder = builder.header("Authorization", authorization);
         }
         builder.body(body)
     }

@@ -144,7 +144,9 @@ async def exercise(server: Any, mode: str, label: str, cases: list[dict]) -> lis
 
 def start_http(binary: str, env: dict) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen(
-        [binary, "--transport", "streamable-http", "--port", "0"],
+        # This client checks the protocol, not the bearer token (tests/http_origin.rs
+        # does), so the server runs on loopback without one.
+        [binary, "--transport", "streamable-http", "--port", "0", "--no-auth"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True,
     )
     for line in proc.stderr:
