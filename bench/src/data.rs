@@ -306,6 +306,20 @@ pub(crate) fn keyed(workload: &Workload) -> Workload {
     }
 }
 
+/// `inspect_dataset` on the file the `validate_rows` call names: the profile
+/// and drafted contract of the same rows, whose cost the issue holds to
+/// twice the validation's.
+pub(crate) fn inspect(workload: &Workload) -> Workload {
+    let args: Value = serde_json::from_str(&workload.args).unwrap_or_default();
+    Workload {
+        label: format!("inspect_dataset {} CSV", size_label(workload.rows)),
+        id: format!("inspect_dataset-csv-{}", workload.rows),
+        tool: "inspect_dataset",
+        rows: workload.rows,
+        args: json!({"path": args["path"]}).to_string(),
+    }
+}
+
 /// One CSV field, quoted when it holds a comma, a quote or a line break.
 fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {

@@ -285,6 +285,24 @@ linear memory {} MiB",
         format_count(count("duplicate_value")),
         keyed.summary["quarantined"]
     )?;
+    let inspected = &file.inspected;
+    let ratio = if without > 0.0 {
+        format!(" ({:.2}x the plain call)", inspected.samples.median() / without)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "  {} (a profile and a drafted contract of the same file): {}{ratio}; server peak resident {}; fuel {}; peak \
+linear memory {} MiB; verdict {}; summary {}",
+        inspected.workload.label,
+        median_n(&inspected.samples),
+        size(inspected.peak_rss),
+        inspected.fuel.map_or_else(|| "?".to_owned(), format_count),
+        inspected.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1}")),
+        inspected.verdict,
+        inspected.summary,
+    )?;
     peers_table(out, file)?;
     writeln!(out)?;
     Ok(())

@@ -198,9 +198,12 @@ pub(crate) struct FileRun {
     pub(crate) our_failing: Option<(u64, String)>,
     /// The same file with `unique` and a primary key added.
     pub(crate) keyed: KeyedRun,
+    /// `inspect_dataset` on the same file.
+    pub(crate) inspected: KeyedRun,
 }
 
-/// The file call with contract v2's cross-row rules (`data::keyed`).
+/// Another call on the same file: with contract v2's cross-row rules
+/// (`data::keyed`), or `inspect_dataset` (`data::inspect`).
 pub(crate) struct KeyedRun {
     pub(crate) workload: Workload,
     pub(crate) samples: Samples,
@@ -209,6 +212,22 @@ pub(crate) struct KeyedRun {
     pub(crate) peak_linear_mib: Option<f64>,
     pub(crate) summary: Value,
     pub(crate) findings_by_code: Value,
+    pub(crate) verdict: String,
+}
+
+impl KeyedRun {
+    fn from(workload: Workload, served: Served) -> Self {
+        KeyedRun {
+            fuel: logged(&served.log, "fuel=").and_then(|fuel| fuel.parse().ok()),
+            peak_linear_mib: logged(&served.log, "peak_memory_mib=").and_then(|mib| mib.parse().ok()),
+            summary: served.result["summary"].clone(),
+            findings_by_code: served.result["findings_by_code"].clone(),
+            verdict: served.result["verdict"].as_str().unwrap_or("?").to_owned(),
+            samples: served.samples,
+            peak_rss: served.peak_rss,
+            workload,
+        }
+    }
 }
 
 /// `field` (`fuel=`, `peak_memory_mib=`) of the last call in a server's log.
@@ -240,15 +259,11 @@ pub(crate) fn serve_file(
     crate::progress("the same file with unique and primary_key: this project over MCP");
     let keyed_workload = data::keyed(&workload);
     let keyed_served = serve(&command, small, &keyed_workload, plan.file_runs)?;
-    let keyed = KeyedRun {
-        fuel: logged(&keyed_served.log, "fuel=").and_then(|fuel| fuel.parse().ok()),
-        peak_linear_mib: logged(&keyed_served.log, "peak_memory_mib=").and_then(|mib| mib.parse().ok()),
-        summary: keyed_served.result["summary"].clone(),
-        findings_by_code: keyed_served.result["findings_by_code"].clone(),
-        samples: keyed_served.samples,
-        peak_rss: keyed_served.peak_rss,
-        workload: keyed_workload,
-    };
+    let keyed = KeyedRun::from(keyed_workload, keyed_served);
+    crate::progress("the same file profiled by inspect_dataset: this project over MCP");
+    let inspect_workload = data::inspect(&workload);
+    let inspect_served = serve(&command, small, &inspect_workload, plan.file_runs)?;
+    let inspected = KeyedRun::from(inspect_workload, inspect_served);
     let (peers, our_failing) = match peers {
         None => (Vec::new(), None),
         Some(setup) => {
@@ -281,5 +296,6 @@ pub(crate) fn serve_file(
         peers,
         our_failing,
         keyed,
+        inspected,
     })
 }
