@@ -31,6 +31,7 @@ mod expr;
 mod findings;
 mod formats;
 mod key_table;
+mod listing;
 mod pattern;
 mod pattern_fixed;
 mod py;
