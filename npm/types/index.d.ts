@@ -131,14 +131,18 @@ export interface PageResult<L extends string = string> {
   next_page: { list: L; offset: number; limit: number } | null;
 }
 
-/** What a row-taking check lists: a cap, which lists to fill, one page. */
-export interface Listing<L extends string = string, P extends string = string> {
+/** The list cap every row-taking check takes. */
+export interface Listing {
   /**
    * At most this many entries in each list of the result (a non-negative
    * integer; no cap when omitted). Counts, tallies and verdicts still cover
    * every row; a shortened list is followed by `<list>_omitted`.
    */
   max_listed?: number;
+}
+
+/** Which of its lists a row-taking check fills, and one page of one list. */
+export interface ListSelection<L extends string, P extends string> {
   /**
    * Which lists to fill (default: all). A list not named stays in the
    * result, empty, followed by `<list>_omitted` with its whole length.
@@ -178,7 +182,8 @@ export type ContractArgs =
     };
 
 export type ValidateRowsArgs = RowData &
-  Listing<ValidateRowsList, ValidateRowsPagedList> &
+  Listing &
+  ListSelection<ValidateRowsList, ValidateRowsPagedList> &
   ContractArgs & {
     /** A column to quote in each locator; it does not affect validation. */
     row_key?: string | null;
@@ -213,14 +218,16 @@ export interface ReconcileArgs {
   tolerance?: number;
 }
 
-export type CountDistinctArgs = RowData & Listing<CountDistinctList, CountDistinctPagedList> & {
+export type CountDistinctArgs = RowData & Listing & ListSelection<CountDistinctList, CountDistinctPagedList> & {
   /** The column holding the stable identifier. */
   key: string;
   /** Default false: keys are compared after trimming and case folding. */
   case_sensitive?: boolean;
 };
 
-export type DuplicateReportArgs = RowData & Listing<DuplicateReportList, DuplicateReportPagedList> & {
+export type DuplicateReportArgs = RowData &
+  Listing &
+  ListSelection<DuplicateReportList, DuplicateReportPagedList> & {
   key: string;
   match_fields?: readonly string[] | null;
   /** Above 0 and at most 1; enables `near_match` groups. */
