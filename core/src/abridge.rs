@@ -16,7 +16,11 @@ use crate::listing::{LeftOut, Listing, PageOutcome};
 
 /// The shortened lists of one result.
 pub(crate) struct Abridgement<'l> {
-    listing: &'l Listing,
+    /// `max_listed`.
+    cap: Option<usize>,
+    /// What the call asked to be listed, for a tool whose calls can choose
+    /// (`lists`, `page`).
+    listing: Option<&'l Listing>,
     omitted: Vec<(&'static str, usize)>,
     /// Lists that report their own omitted count, with a note on the count.
     mentioned: Vec<(&'static str, usize, Option<String>)>,
@@ -25,8 +29,19 @@ pub(crate) struct Abridgement<'l> {
 }
 
 impl<'l> Abridgement<'l> {
-    pub(crate) fn new(listing: &'l Listing) -> Self {
-        Abridgement { listing, omitted: Vec::new(), mentioned: Vec::new(), page: None }
+    /// The abridgement of a result capped by `max_listed` alone.
+    pub(crate) fn new(cap: Option<usize>) -> Self {
+        Abridgement { cap, listing: None, omitted: Vec::new(), mentioned: Vec::new(), page: None }
+    }
+
+    /// The abridgement of a result whose call could also give `lists` and `page`.
+    pub(crate) fn for_listing(listing: &'l Listing) -> Self {
+        Abridgement { listing: Some(listing), ..Abridgement::new(listing.cap) }
+    }
+
+    /// Whether the call gave `lists` or `page`.
+    fn is_selective(&self) -> bool {
+        self.listing.is_some_and(Listing::is_selective)
     }
 
     /// Record that `omitted` entries of `list` were left out (0 records nothing).
@@ -53,7 +68,7 @@ impl<'l> Abridgement<'l> {
     /// page): the result then carries `page`, and the sentences say where
     /// the page is.
     pub(crate) fn paged(&mut self, total: usize) {
-        self.page = self.listing.paged(total);
+        self.page = self.listing.and_then(|listing| listing.paged(total));
     }
 
     /// The paged list's outcome, once [`Self::paged`] has recorded it.
@@ -87,7 +102,7 @@ impl<'l> Abridgement<'l> {
 
     /// Why `list` left entries out, in words (`None`: nothing to add).
     fn reason(&self, list: &str) -> Option<String> {
-        match self.listing.left_out(list) {
+        match self.listing?.left_out(list) {
             LeftOut::Cap(cap) => cap.map(|cap| format!("max_listed {cap}")),
             LeftOut::NotAsked => Some("not asked for in `lists`".to_owned()),
             LeftOut::Page => self.page.as_ref().map(PageOutcome::describe),
@@ -96,7 +111,7 @@ impl<'l> Abridgement<'l> {
 
     /// "N from `list`", with why when the call chose its lists or a page.
     fn part(&self, list: &str, n: usize, note: Option<&str>) -> String {
-        let reason = if self.listing.is_selective() { self.reason(list) } else { None };
+        let reason = if self.is_selective() { self.reason(list) } else { None };
         let why: Vec<&str> = reason.as_deref().into_iter().chain(note).collect();
         if why.is_empty() {
             format!("{n} from `{list}`")
@@ -117,7 +132,7 @@ impl<'l> Abridgement<'l> {
             return None;
         }
         let covers = format!("Every count, summary, tally and verdict still covers all {rows_in} rows");
-        if self.listing.is_selective() {
+        if self.is_selective() {
             return Some(
                 Finding::new(
                     "result_abridged",
@@ -131,7 +146,7 @@ page); every count stays the same. Report the counts, not the length of the list
                 ),
             );
         }
-        let cap = self.listing.cap.unwrap_or_default();
+        let cap = self.cap.unwrap_or_default();
         Some(
             Finding::new(
                 "result_abridged",

@@ -135,7 +135,7 @@ table (where that is expected) or an entity table (where it is not).",
         groups.iter().filter(|(_, items)| items.len() > 1).map(|(k, items)| (*k, items)).collect();
     repeated.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(b.0)));
 
-    let mut abridgement = Abridgement::new(&listing);
+    let mut abridgement = Abridgement::for_listing(&listing);
     let blank_rows: Vec<Value> = read.blank.items().iter().map(crate::entities::BlankKeyRow::to_json).collect();
     abridgement.note("blank_key_rows", read.blank.omitted());
     let repeated_total = repeated.len();

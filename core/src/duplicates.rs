@@ -507,7 +507,7 @@ anything about how many duplicates exist.",
         );
     }
 
-    let mut abridgement = Abridgement::new(listing);
+    let mut abridgement = Abridgement::for_listing(listing);
     let mut blank: Vec<&crate::entities::BlankKeyRow> = read.blank.iter().collect();
     abridgement.note("blank_key_rows", listing.window("blank_key_rows").apply(&mut blank));
     let blank_rows: Vec<Value> = blank.into_iter().map(crate::entities::BlankKeyRow::to_json).collect();

@@ -72,7 +72,7 @@ pub(crate) struct Window {
 impl Window {
     /// An empty list of this window's kind.
     pub(crate) fn capped<T>(self) -> Capped<T> {
-        Capped::window(self.start, self.limit)
+        Capped::new(self.limit).starting_at(self.start)
     }
 
     /// Keep only this window of a fully built list; returns how many items

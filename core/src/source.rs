@@ -98,9 +98,15 @@ pub(crate) struct Capped<T> {
 }
 
 impl<T> Capped<T> {
-    /// Keep at most `cap` items, from the `start`-th (counting from 0).
-    pub(crate) fn window(start: usize, cap: Option<usize>) -> Self {
-        Capped { items: Vec::new(), total: 0, start, cap }
+    pub(crate) fn new(cap: Option<usize>) -> Self {
+        Capped { items: Vec::new(), total: 0, start: 0, cap }
+    }
+
+    /// The same list keeping nothing before the `start`-th item (counting
+    /// from 0): a page.
+    pub(crate) fn starting_at(mut self, start: usize) -> Self {
+        self.start = start;
+        self
     }
 
     /// Whether the next item would be kept; lets a caller skip building it.

@@ -660,7 +660,7 @@ pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
     let accepted = outcome.accepted.total();
     let pass_rate = if outcome.rows_in == 0 { 0.0 } else { accepted as f64 / outcome.rows_in as f64 };
 
-    let mut abridgement = Abridgement::new(&listing);
+    let mut abridgement = Abridgement::for_listing(&listing);
     abridgement.note("accepted", outcome.accepted.omitted());
     abridgement.note("quarantine", outcome.quarantine.omitted());
     abridgement.note("flagged", outcome.flagged.omitted());

@@ -4,6 +4,10 @@
 //! nullable argument is an `anyOf` inside its own property, as in the
 //! reference. Row content is deliberately unconstrained (`items: {}`): an
 //! unusable row is a finding with a locator, not a protocol error.
+//!
+//! The row tools' additions come after the reference's arguments: `csv`,
+//! `path` and `max_listed` (the data and the cap, common to every row-taking
+//! tool), then `lists` and `page` (each naming that tool's own lists).
 
 use serde_json::{json, Value};
 

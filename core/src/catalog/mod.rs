@@ -11,7 +11,7 @@
 //! Python-only "Raises: `ToolError`" wording said in MCP terms. Additions: a
 //! `title`, the four behaviour annotations, an output schema that describes
 //! the shared envelope instead of "any object", and the row tools' `csv`,
-//! `path` and `max_listed`, then `lists` and `page`.
+//! `path` and `max_listed`.
 //!
 //! The parts no MCP client sees (`server_only_arguments`, `omitted_counts`,
 //! `column_spec`) describe the same calls for the JS API and the playground.
