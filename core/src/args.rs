@@ -322,7 +322,7 @@ pub(crate) mod asked {
 /// A value as our own messages show it to any caller, JavaScript included:
 /// its JSON kind and its JSON text, shortened so an error about a huge
 /// argument stays readable (`a number 5`, `an object {"a":1}`, `null`).
-fn described(value: &Value) -> String {
+pub(crate) fn described(value: &Value) -> String {
     const LIMIT: usize = 80;
     let kind = match value {
         Value::Null => return "null".to_owned(),

@@ -8,6 +8,7 @@ use crate::args::ArgReader;
 use crate::entities::{group_by_key, read_keys, KeyedPlace};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Severity};
+use crate::listing::{self, Listing};
 use crate::py::repr::repr_str;
 use crate::py::text;
 use crate::source::cap_vec;
@@ -61,6 +62,22 @@ fn repeated_keys_json(repeated: &[(&str, &Vec<&KeyedPlace>)], cap: Option<usize>
         .collect()
 }
 
+/// A key that names no column is an argument error.
+fn check_key(key: &str) -> Result<(), ToolError> {
+    if text::strip(key).is_empty() {
+        return Err(ToolError::for_argument(
+            ErrorCode::InvalidArgument,
+            "key",
+            format!(
+                "key must be the name of the column holding the stable identifier, got {}. Example: \
+count_distinct(rows, key=\"customer_id\")",
+                repr_str(key)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The `count_distinct` tool.
 pub(crate) fn count_distinct(args: Value) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
@@ -68,28 +85,21 @@ pub(crate) fn count_distinct(args: Value) -> Result<Value, ToolError> {
     let key = reader.string("key");
     let case_sensitive = reader.bool_or("case_sensitive", false);
     let cap = reader.optional_cap("max_listed");
+    let (lists, page) = (reader.optional_any("lists"), reader.optional_any("page"));
     reader.finish()?;
+    check_key(&key)?;
+    let listing = Listing::parse(&listing::COUNT_DISTINCT, cap, lists, page)?;
 
-    if text::strip(&key).is_empty() {
-        return Err(ToolError::for_argument(
-            ErrorCode::InvalidArgument,
-            "key",
-            format!(
-                "key must be the name of the column holding the stable identifier, got {}. Example: \
-count_distinct(rows, key=\"customer_id\")",
-                repr_str(&key)
-            ),
-        ));
-    }
-
-    let read = read_keys(source, &key, case_sensitive, cap)?;
+    let findings_window = listing.window("findings");
+    let read =
+        read_keys(source, &key, case_sensitive, listing.window("blank_key_rows").capped(), findings_window.capped())?;
     let groups = group_by_key(&read.keyed);
     // The findings list is capped as a whole: the held-back rows' findings
     // (read up to the cap, counted beyond it), then one per repeated key,
     // of which only those that can still be listed are written out.
     let mut findings = read.findings.items().to_vec();
     let mut findings_omitted = read.findings.omitted();
-    let room = cap.map(|cap| cap.saturating_sub(findings.len()));
+    let room = findings_window.limit.map(|cap| cap.saturating_sub(findings.len()));
     let (repeated_findings, repeated_total) = repeated_key_findings(&groups, &key, room);
     findings_omitted += repeated_total - repeated_findings.len();
     findings.extend(repeated_findings);
@@ -125,10 +135,16 @@ table (where that is expected) or an entity table (where it is not).",
         groups.iter().filter(|(_, items)| items.len() > 1).map(|(k, items)| (*k, items)).collect();
     repeated.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(b.0)));
 
-    let mut abridgement = Abridgement::new(cap);
+    let mut abridgement = Abridgement::for_listing(&listing);
     let blank_rows: Vec<Value> = read.blank.items().iter().map(crate::entities::BlankKeyRow::to_json).collect();
     abridgement.note("blank_key_rows", read.blank.omitted());
-    abridgement.note("repeated_keys", cap_vec(&mut repeated, cap));
+    let repeated_total = repeated.len();
+    abridgement.note("repeated_keys", listing.window("repeated_keys").apply(&mut repeated));
+    match listing.page.map(|page| page.list) {
+        Some("repeated_keys") => abridgement.paged(repeated_total),
+        Some(_) => abridgement.paged(read.blank.total()),
+        None => {}
+    }
     if let Some(cap) = cap {
         let indexes_omitted = repeated.iter().map(|(_, items)| items.len().saturating_sub(cap)).sum();
         abridgement.mention("row_indexes", indexes_omitted);
@@ -140,7 +156,8 @@ table (where that is expected) or an entity table (where it is not).",
     drop(repeated);
     drop(groups);
     drop(read);
-    findings_omitted += cap_vec(&mut findings, cap);
+    // Without `findings` in `lists`, only the finding about no rows is left to list.
+    findings_omitted += cap_vec(&mut findings, cap.filter(|_| listing.returns("findings")));
     if let Some(finding) = abridgement.finding(findings_omitted, row_count) {
         findings.push(finding);
     }

@@ -15,6 +15,7 @@ use crate::args::ArgReader;
 use crate::entities::{group_by_key, normalise_key, read_rows, KeyedRow};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity};
+use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::py::format::{format_2f, format_g, round_to};
 use crate::py::repr::{repr, repr_str};
 use crate::py::{difflib, text};
@@ -126,6 +127,8 @@ struct Request {
     max_groups: usize,
     /// `max_listed`: a cap on every list in the result.
     cap: Option<usize>,
+    /// `max_listed`, `lists` and `page`: which entries the result lists.
+    listing: Listing,
 }
 
 impl Report<'_, '_> {
@@ -141,8 +144,11 @@ struct Report<'r, 'a> {
     groups: Vec<Group<'r, 'a>>,
     /// Groups beyond `max_groups` (the reference's cap).
     groups_over_max_groups: usize,
-    /// Further groups within `max_groups` left out by `max_listed`.
+    /// Further groups within `max_groups` left out by `max_listed`, `lists`
+    /// or `page`.
     groups_over_cap: usize,
+    /// Groups within `max_groups`, listed or not: the list a page walks.
+    groups_within_max_groups: usize,
     /// Rows in every group within `max_groups`, listed or not.
     rows_in_groups: usize,
     findings: Vec<Finding>,
@@ -329,13 +335,15 @@ fn find_groups<'r, 'a>(read: &'r crate::entities::ReadRows<'a>, request: &Reques
     let groups_over_max_groups = groups.len().saturating_sub(request.max_groups);
     groups.truncate(request.max_groups);
     let rows_in_groups = groups.iter().map(Group::size).sum();
-    let groups_over_cap = cap_vec(&mut groups, request.cap);
+    let groups_within_max_groups = groups.len();
+    let groups_over_cap = request.listing.window("groups").apply(&mut groups);
     Report {
         rows_in: read.total,
         distinct_keys: by_key.len(),
         groups,
         groups_over_max_groups,
         groups_over_cap,
+        groups_within_max_groups,
         rows_in_groups,
         findings,
     }
@@ -355,6 +363,7 @@ fn request(args: Value) -> Result<(RowSource, Request, String), ToolError> {
     let case_sensitive = reader.bool_or("case_sensitive", false);
     let max_groups = reader.int_or("max_groups", 50);
     let cap = reader.optional_cap("max_listed");
+    let (lists, page) = (reader.optional_any("lists"), reader.optional_any("page"));
     reader.finish()?;
 
     if text::strip(&key).is_empty() {
@@ -392,6 +401,7 @@ duplicate_report(rows, key=\"customer_id\")",
             ));
         }
     }
+    let listing = Listing::parse(&listing::DUPLICATE_REPORT, cap, lists, page)?;
     let request = Request {
         key: text::strip(&key).to_owned(),
         match_fields,
@@ -399,11 +409,12 @@ duplicate_report(rows, key=\"customer_id\")",
         case_sensitive,
         max_groups: usize::try_from(max_groups.max(0)).unwrap_or(usize::MAX),
         cap,
+        listing,
     };
     Ok((source, request, key))
 }
 
-fn guidance(report: &Report, request: &Request, given_key: &str) -> String {
+fn guidance(report: &Report, request: &Request, given_key: &str, page: Option<&PageOutcome>) -> String {
     let group_count = report.group_count();
     if report.rows_in == 0 {
         return "No rows were supplied, so nothing was checked. This is not evidence of clean data.".into();
@@ -430,12 +441,25 @@ it does not mean no duplicate exists, only that none is visible from the fields 
     let rendered = kinds.iter().map(|(kind, count)| format!("{kind} ({count})")).collect::<Vec<_>>().join(", ");
     // Under max_listed the kinds are those of the listed groups only: say so.
     let omitted = report.groups_over_max_groups + report.groups_over_cap;
+    // Under `page`, also where the page is.
+    let left_out = request.listing.left_out("groups");
+    let why = match left_out {
+        LeftOut::Page => page.map(|page| format!(" ({})", page.describe())).unwrap_or_default(),
+        LeftOut::NotAsked | LeftOut::Cap(_) => String::new(),
+    };
     let rendered = if report.groups_over_cap == 0 {
         rendered
+    } else if let LeftOut::NotAsked = left_out {
+        format!(
+            "none of them listed, since `lists` does not ask for `groups`; all {omitted} counted in `groups_omitted`"
+        )
     } else if report.groups.is_empty() {
-        format!("none listed in `groups`, all {omitted} counted in `groups_omitted`")
+        format!("none listed in `groups`{why}, all {omitted} counted in `groups_omitted`")
     } else {
-        format!("{} listed in `groups`: {rendered}; {omitted} more counted in `groups_omitted`", report.groups.len())
+        format!(
+            "{} listed in `groups`{why}: {rendered}; {omitted} more counted in `groups_omitted`",
+            report.groups.len()
+        )
     };
     format!(
         "{group_count} suspected duplicate group(s) across {} rows: {rendered}. Nothing has been merged or deleted. \
@@ -452,7 +476,11 @@ pub(crate) fn duplicate_report(args: Value) -> Result<Value, ToolError> {
     let read = read_rows(&rows, &lines, &request.key, request.case_sensitive);
     let report = find_groups(&read, &request);
 
-    let mut findings = report.findings.clone();
+    // Without `findings` in `lists`, each key's and group's finding is left
+    // out (its entry says the same); the one about no rows is still listed.
+    let listing = &request.listing;
+    let (mut findings, entry_findings_omitted) =
+        if listing.returns("findings") { (report.findings.clone(), 0) } else { (Vec::new(), report.findings.len()) };
     if report.rows_in == 0 {
         findings.push(Finding::new(
             "no_rows",
@@ -479,22 +507,31 @@ anything about how many duplicates exist.",
         );
     }
 
-    let mut abridgement = Abridgement::new(request.cap);
-    let mut blank_rows: Vec<Value> = read.blank.iter().map(crate::entities::BlankKeyRow::to_json).collect();
-    abridgement.note("blank_key_rows", cap_vec(&mut blank_rows, request.cap));
+    let mut abridgement = Abridgement::for_listing(listing);
+    let mut blank: Vec<&crate::entities::BlankKeyRow> = read.blank.iter().collect();
+    abridgement.note("blank_key_rows", listing.window("blank_key_rows").apply(&mut blank));
+    let blank_rows: Vec<Value> = blank.into_iter().map(crate::entities::BlankKeyRow::to_json).collect();
+    match listing.page.map(|page| page.list) {
+        Some("groups") => abridgement.paged(report.groups_within_max_groups),
+        Some(_) => abridgement.paged(read.blank.len()),
+        None => {}
+    }
     // `groups_omitted` already counts every group not listed: the finding
     // names the same count, and says which part only max_groups can show.
     if report.groups_over_cap > 0 {
+        let shows = if listing.is_selective() {
+            "which only a larger max_groups shows"
+        } else {
+            "which a larger max_listed does not show"
+        };
         let beyond_max_groups = (report.groups_over_max_groups > 0).then(|| {
-            format!(
-                "{} of them beyond max_groups {}, which a larger max_listed does not show",
-                report.groups_over_max_groups, request.max_groups
-            )
+            format!("{} of them beyond max_groups {}, {shows}", report.groups_over_max_groups, request.max_groups)
         });
         abridgement.mention_with("groups", report.groups_over_max_groups + report.groups_over_cap, beyond_max_groups);
     }
     // Without max_groups' finding in the count: it is added after the cap.
-    let findings_omitted = cap_vec(&mut findings, request.cap);
+    let findings_omitted =
+        entry_findings_omitted + cap_vec(&mut findings, request.cap.filter(|_| listing.returns("findings")));
     findings.extend(truncated);
     if let Some(finding) = abridgement.finding(findings_omitted, report.rows_in) {
         findings.push(finding);
@@ -516,6 +553,6 @@ anything about how many duplicates exist.",
     let payload = abridgement.annotate(payload);
     let verdict = if group_count > 0 { verdict::REVIEW_REQUIRED } else { verdict::CLEAN };
     let ok = group_count == 0 && report.rows_in > 0;
-    let guidance = guidance(&report, &request, &given_key);
+    let guidance = guidance(&report, &request, &given_key, abridgement.page());
     Ok(abridged_envelope("duplicate_report", ok, verdict, &findings, findings_omitted, guidance, payload))
 }

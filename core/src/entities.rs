@@ -204,7 +204,7 @@ fn blank_key_finding(index: usize, line: Option<usize>, key: &str, raw_key: Opti
 
 /// The keys of every row, read one row at a time without holding the rows:
 /// what `count_distinct` needs. Rows with no usable key and their findings
-/// are kept up to `cap` and counted beyond it.
+/// are kept as their lists' windows say, and counted all.
 pub(crate) struct KeyReading {
     pub(crate) total: usize,
     pub(crate) keyed: Vec<KeyedPlace>,
@@ -253,15 +253,18 @@ enum KeyColumn {
     RowObject,
 }
 
-/// Read `source`'s keys (see [`KeyReading`]). A CSV record's key is read
-/// from its field; only a record held back is built into a row object.
+/// Read `source`'s keys (see [`KeyReading`]) into `blank` and `findings`,
+/// which say how many of each to keep. A CSV record's key is read from its
+/// field; only a record held back that one of them keeps is built into a
+/// row object.
 pub(crate) fn read_keys(
     source: RowSource,
     key: &str,
     case_sensitive: bool,
-    cap: Option<usize>,
+    blank: Capped<BlankKeyRow>,
+    findings: Capped<Finding>,
 ) -> Result<KeyReading, ToolError> {
-    let mut read = KeyReading { total: 0, keyed: Vec::new(), blank: Capped::new(cap), findings: Capped::new(cap) };
+    let mut read = KeyReading { total: 0, keyed: Vec::new(), blank, findings };
     let mut column = KeyColumn::Undecided;
     read.total = source.for_each(|index, line, data| match data {
         RowData::Json(row) => read.read_value(index, line, row, key, case_sensitive),

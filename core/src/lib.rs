@@ -34,6 +34,7 @@ mod findings;
 mod formats;
 mod inspect;
 mod key_table;
+mod listing;
 mod pattern;
 mod pattern_fixed;
 mod py;

@@ -86,28 +86,39 @@ impl RowSource {
     }
 }
 
-/// A result list that keeps at most `cap` items but counts them all.
+/// A result list that keeps at most `cap` items from the `start`-th on
+/// (a page; 0 without one) but counts them all. Items outside the window are
+/// counted, never built: [`Capped::has_room`] says whether the next one would
+/// be kept.
 pub(crate) struct Capped<T> {
     items: Vec<T>,
     total: usize,
+    start: usize,
     cap: Option<usize>,
 }
 
 impl<T> Capped<T> {
     pub(crate) fn new(cap: Option<usize>) -> Self {
-        Capped { items: Vec::new(), total: 0, cap }
+        Capped { items: Vec::new(), total: 0, start: 0, cap }
+    }
+
+    /// The same list keeping nothing before the `start`-th item (counting
+    /// from 0): a page.
+    pub(crate) fn starting_at(mut self, start: usize) -> Self {
+        self.start = start;
+        self
     }
 
     /// Whether the next item would be kept; lets a caller skip building it.
     pub(crate) fn has_room(&self) -> bool {
-        self.cap.is_none_or(|cap| self.items.len() < cap)
+        self.total >= self.start && self.cap.is_none_or(|cap| self.items.len() < cap)
     }
 
     pub(crate) fn push(&mut self, item: T) {
-        self.total += 1;
         if self.has_room() {
             self.items.push(item);
         }
+        self.total += 1;
     }
 
     /// Count an item that was not built because there was no room for it.
@@ -135,12 +146,16 @@ impl<T> Capped<T> {
 
 /// Items of a fully built list beyond the cap are dropped; returns how many.
 pub(crate) fn cap_vec<T>(items: &mut Vec<T>, cap: Option<usize>) -> usize {
-    match cap {
-        Some(cap) if items.len() > cap => {
-            let omitted = items.len() - cap;
-            items.truncate(cap);
-            omitted
-        }
-        _ => 0,
+    window_vec(items, 0, cap)
+}
+
+/// Only the items of a fully built list from the `start`-th on, at most
+/// `cap` of them, are kept; returns how many were dropped.
+pub(crate) fn window_vec<T>(items: &mut Vec<T>, start: usize, cap: Option<usize>) -> usize {
+    let before = items.len();
+    items.drain(..start.min(before));
+    if let Some(cap) = cap {
+        items.truncate(cap);
     }
+    before - items.len()
 }

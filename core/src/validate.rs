@@ -16,6 +16,7 @@ use crate::contract::{parse_columns, Field};
 use crate::csv::{RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity, Tally};
+use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
 use crate::py::value::{is_blank, present};
@@ -70,13 +71,13 @@ struct Outcome {
 }
 
 impl Outcome {
-    fn new(cap: Option<usize>) -> Self {
+    fn new(listing: &Listing) -> Self {
         Outcome {
             rows_in: 0,
-            accepted: Capped::new(cap),
-            quarantine: Capped::new(cap),
-            flagged: Capped::new(cap),
-            findings: Capped::new(cap),
+            accepted: listing.window("accepted").capped(),
+            quarantine: listing.window("quarantine").capped(),
+            flagged: listing.window("flagged").capped(),
+            findings: listing.window("findings").capped(),
             by_code: Tally::default(),
             by_column: Tally::default(),
             quarantine_codes: Tally::default(),
@@ -128,7 +129,9 @@ impl Outcome {
     }
 
     /// Whether a row with this verdict and these findings will show in any
-    /// list of the result (and so must be built and checked in full).
+    /// list of the result (and so must be built and checked in full): a row
+    /// outside every list's window (a list not asked for, a row before or
+    /// after the page) is only counted.
     fn lists(&self, verdict: RowVerdict, has_findings: bool) -> bool {
         (has_findings && self.findings.has_room())
             || match verdict {
@@ -352,9 +355,9 @@ fn validate_all(
     rules: &[RowRule],
     source: RowSource,
     row_key: Option<&str>,
-    cap: Option<usize>,
+    listing: &Listing,
 ) -> Result<Outcome, ToolError> {
-    let mut outcome = Outcome::new(cap);
+    let mut outcome = Outcome::new(listing);
     let mut plan = Plan::new(fields, table, rules, row_key);
     source.for_each(|index, line, data| validate_one(&mut plan, &mut outcome, index, line, data))?;
 
@@ -370,7 +373,47 @@ fn validate_all(
     Ok(outcome)
 }
 
-fn guidance(outcome: &Outcome) -> String {
+/// How the guidance says which quarantined rows the result lists.
+fn quarantine_listed(outcome: &Outcome, listing: &Listing, page: Option<&PageOutcome>) -> String {
+    let listed = outcome.quarantine.items().len();
+    match (outcome.quarantine.omitted(), listing.left_out("quarantine")) {
+        (0, _) => "are listed in `quarantine` with a locator and reasons".to_owned(),
+        (omitted, LeftOut::NotAsked) => format!(
+            "none of them are listed, since `lists` does not ask for `quarantine`: all {omitted} are counted in \
+`quarantine_omitted`"
+        ),
+        (omitted, LeftOut::Page) => format!(
+            "{listed} of them are listed in `quarantine` with a locator and reasons, and {omitted} more are counted \
+in `quarantine_omitted` ({})",
+            page.map(PageOutcome::describe).unwrap_or_default()
+        ),
+        (omitted, LeftOut::Cap(_)) => format!(
+            "{listed} of them are listed in `quarantine` with a locator and reasons, and {omitted} more are counted in \
+`quarantine_omitted` (max_listed)"
+        ),
+    }
+}
+
+/// How the guidance says which flagged rows the result lists.
+fn flagged_listed(outcome: &Outcome, listing: &Listing, page: Option<&PageOutcome>) -> String {
+    let listed = outcome.flagged.items().len();
+    match (outcome.flagged.omitted(), listing.left_out("flagged")) {
+        (0, _) => "listed in `flagged`".to_owned(),
+        (omitted, LeftOut::NotAsked) => format!(
+            "(none of them listed, since `lists` does not ask for `flagged`; all {omitted} counted in \
+`flagged_omitted`)"
+        ),
+        (omitted, LeftOut::Page) => format!(
+            "({listed} of them listed in `flagged`, {omitted} more counted in `flagged_omitted`; {})",
+            page.map(PageOutcome::describe).unwrap_or_default()
+        ),
+        (omitted, LeftOut::Cap(_)) => {
+            format!("({listed} of them listed in `flagged`, {omitted} more counted in `flagged_omitted`)")
+        }
+    }
+}
+
+fn guidance(outcome: &Outcome, listing: &Listing, page: Option<&PageOutcome>) -> String {
     let quarantined = outcome.quarantine.total();
     if quarantined > 0 {
         let codes = outcome
@@ -380,14 +423,7 @@ fn guidance(outcome: &Outcome) -> String {
             .map(|(code, count)| format!("{code} ({count})"))
             .collect::<Vec<_>>()
             .join(", ");
-        let listed = match outcome.quarantine.omitted() {
-            0 => "are listed in `quarantine` with a locator and reasons".to_owned(),
-            omitted => format!(
-                "{} of them are listed in `quarantine` with a locator and reasons, and {omitted} more are counted in \
-`quarantine_omitted` (max_listed)",
-                outcome.quarantine.items().len()
-            ),
-        };
+        let listed = quarantine_listed(outcome, listing, page);
         format!(
             "{quarantined} of {} rows were quarantined and {listed}. \
 Failure codes: {codes}. Do not use the accepted rows as if they were the whole dataset: report both counts, \
@@ -395,16 +431,16 @@ and resolve or explicitly exclude the quarantined rows before aggregating.",
             outcome.rows_in
         )
     } else if outcome.flagged.total() > 0 {
-        let listed = match outcome.flagged.omitted() {
-            0 => "listed in `flagged`".to_owned(),
-            omitted => format!(
-                "({} of them listed in `flagged`, {omitted} more counted in `flagged_omitted`)",
-                outcome.flagged.items().len()
-            ),
+        let listed = flagged_listed(outcome, listing, page);
+        // Under `lists` or `page`, `accepted` may be empty: say what they count as.
+        let included = if listing.is_selective() && outcome.accepted.omitted() > 0 {
+            "They count among the accepted rows (`summary.accepted`)"
+        } else {
+            "They are included in `accepted`"
         };
         format!(
-            "All {} rows were accepted, but {} carry flagged problems {listed}. They are included in \
-`accepted`; decide whether the flagged columns matter for your use before reporting on them.",
+            "All {} rows were accepted, but {} carry flagged problems {listed}. {included}; decide whether the \
+flagged columns matter for your use before reporting on them.",
             outcome.rows_in,
             outcome.flagged.total()
         )
@@ -531,25 +567,28 @@ fn contract_echo(
     contract
 }
 
-/// The `validate_rows` tool.
-pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
-    let mut reader = ArgReader::new(args)?;
-    let source = reader.row_source();
-    let contract = reader.list_or_other("columns", "schema");
-    let row_key = reader.optional_string("row_key");
-    let cap = reader.optional_cap("max_listed");
-    let table = reader.optional_any("table");
-    let row_rules = reader.optional_any("row_rules");
-    reader.finish()?;
-
-    let given = Contract::resolve(contract, table)?;
-    let mut fields = given.relocate(parse_columns(&given.columns))?;
-    let table = given.relocate(TableRules::parse(given.table.clone(), &mut fields))?;
-    let rules = row_rules::parse(row_rules, &fields)?;
-    let outcome = validate_all(&fields, &table, &rules, source, row_key.as_deref(), cap)?;
-
+/// The findings the result lists: the row findings (as `findings` is
+/// windowed), then those about the table as a whole, capped with them by
+/// `max_listed`. When `lists` leaves out `findings`, the row findings are
+/// left out (each is on its row in `quarantine` or `flagged`) and the
+/// whole-table ones are all listed. Returns them and how many are left out.
+fn listed_findings(outcome: &Outcome, extra: Vec<Finding>, listing: &Listing) -> (Vec<Finding>, usize) {
     let mut findings: Vec<Finding> = outcome.findings.items().to_vec();
     let mut findings_omitted = outcome.findings.omitted();
+    let cap = listing.cap.filter(|_| listing.returns("findings"));
+    for finding in extra {
+        if cap.is_none_or(|cap| findings.len() < cap) {
+            findings.push(finding);
+        } else {
+            findings_omitted += 1;
+        }
+    }
+    (findings, findings_omitted)
+}
+
+/// The findings about the input as a whole: no rows, required columns
+/// absent from every row (the table rules' findings follow them).
+fn whole_input_findings(outcome: &Outcome) -> Vec<Finding> {
     let mut extra = Vec::new();
     if outcome.rows_in == 0 {
         extra.push(
@@ -570,16 +609,41 @@ validation result.",
             ),
         );
     }
+    extra
+}
+
+/// The length of the list a page walks.
+fn paged_total(outcome: &Outcome, list: &str) -> usize {
+    match list {
+        "accepted" => outcome.accepted.total(),
+        "flagged" => outcome.flagged.total(),
+        _ => outcome.quarantine.total(),
+    }
+}
+
+/// The `validate_rows` tool.
+pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
+    let mut reader = ArgReader::new(args)?;
+    let source = reader.row_source();
+    let contract = reader.list_or_other("columns", "schema");
+    let row_key = reader.optional_string("row_key");
+    let cap = reader.optional_cap("max_listed");
+    let (lists, page) = (reader.optional_any("lists"), reader.optional_any("page"));
+    let table = reader.optional_any("table");
+    let row_rules = reader.optional_any("row_rules");
+    reader.finish()?;
+
+    let given = Contract::resolve(contract, table)?;
+    let mut fields = given.relocate(parse_columns(&given.columns))?;
+    let table = given.relocate(TableRules::parse(given.table.clone(), &mut fields))?;
+    let rules = row_rules::parse(row_rules, &fields)?;
+    let listing = Listing::parse(&listing::VALIDATE_ROWS, cap, lists, page)?;
+    let outcome = validate_all(&fields, &table, &rules, source, row_key.as_deref(), &listing)?;
+
+    let mut extra = whole_input_findings(&outcome);
     let table_findings = table_findings(&table, &fields, &outcome);
     extra.extend(table_findings.iter().cloned());
-    // The findings list is capped as a whole: row findings first, then these.
-    for finding in extra {
-        if cap.is_none_or(|cap| findings.len() < cap) {
-            findings.push(finding);
-        } else {
-            findings_omitted += 1;
-        }
-    }
+    let (mut findings, findings_omitted) = listed_findings(&outcome, extra, &listing);
 
     let quarantined = outcome.quarantine.total();
     let table_fails = !table_findings.is_empty();
@@ -596,16 +660,20 @@ validation result.",
     let accepted = outcome.accepted.total();
     let pass_rate = if outcome.rows_in == 0 { 0.0 } else { accepted as f64 / outcome.rows_in as f64 };
 
-    let mut abridgement = Abridgement::new(cap);
+    let mut abridgement = Abridgement::for_listing(&listing);
     abridgement.note("accepted", outcome.accepted.omitted());
     abridgement.note("quarantine", outcome.quarantine.omitted());
     abridgement.note("flagged", outcome.flagged.omitted());
+    if let Some(page) = listing.page {
+        abridgement.paged(paged_total(&outcome, page.list));
+    }
     if let Some(finding) = abridgement.finding(findings_omitted, outcome.rows_in) {
         findings.push(finding);
     }
 
     let tolerance = Tolerance::of(&table, &outcome);
-    let guidance = with_table_guidance(&guidance(&outcome), &table_findings, tolerance.as_ref());
+    let guidance = guidance(&outcome, &listing, abridgement.page());
+    let guidance = with_table_guidance(&guidance, &table_findings, tolerance.as_ref());
     let contract = contract_echo(row_key.as_deref(), &fields, &table, &rules, given.mapped_from());
     let mut summary = object([
         ("rows_in", outcome.rows_in.into()),

@@ -95,8 +95,9 @@ fn regex_lite_pairs(message: &str) -> Vec<(usize, String)> {
 }
 
 /// `validate_rows`: the quarantined (or flagged) rows the guidance says are
-/// listed are the ones listed.
-fn check_validate_rows_guidance(result: &Value, context: &str) {
+/// listed are the ones listed. `not_asked` names the lists the call's
+/// `lists` (or `page`) leaves out: the guidance must never call those listed.
+fn check_validate_rows_guidance(result: &Value, not_asked: &[&str], context: &str) {
     let guidance = result["guidance"].as_str().unwrap();
     let summary = &result["summary"];
     let (quarantined, flagged) = (number(&summary["quarantined"]), number(&summary["flagged"]));
@@ -106,7 +107,13 @@ fn check_validate_rows_guidance(result: &Value, context: &str) {
     }
     let (listed, omitted) = (len(result, list), number(&result[format!("{list}_omitted")]));
     assert_eq!(listed + omitted, total, "{context}: {list} listed + omitted");
-    if omitted == 0 {
+    if not_asked.contains(&list) {
+        assert_eq!(listed, 0, "{context}: {list} not asked for but listed");
+        assert!(!guidance.contains(&format!("listed in `{list}`")), "{context}: {guidance}");
+        assert!(guidance.contains(&format!("does not ask for `{list}`")), "{context}: {guidance}");
+        assert!(guidance.contains(&format!("all {omitted}")), "{context}: {guidance}");
+        assert!(guidance.contains(&format!("`{list}_omitted`")), "{context}: {guidance}");
+    } else if omitted == 0 {
         assert!(guidance.contains(&format!("listed in `{list}`")), "{context}: {guidance}");
         assert!(!guidance.contains("_omitted"), "{context}: {guidance}");
     } else {
@@ -144,7 +151,7 @@ fn validate_rows_says_what_it_lists() {
                     cap,
                 );
                 check_abridged_finding(&result, &context);
-                check_validate_rows_guidance(&result, &context);
+                check_validate_rows_guidance(&result, &[], &context);
             }
         }
     }
@@ -217,4 +224,159 @@ fn kind_counts(guidance: &str) -> usize {
         }
     }
     sum
+}
+
+/// The `lists` and `page` arguments the truth is checked under, for each
+/// tool, each with the lists it leaves out (not named, not paged).
+fn selections(tool: &str) -> Vec<(Value, Vec<&'static str>)> {
+    let every: &[&str] = match tool {
+        "validate_rows" => &["accepted", "quarantine", "flagged", "findings"],
+        "count_distinct" => &["blank_key_rows", "repeated_keys", "findings"],
+        _ => &["blank_key_rows", "groups", "findings"],
+    };
+    let choices = match tool {
+        "validate_rows" => vec![
+            json!({"lists": []}),
+            json!({"lists": ["quarantine"]}),
+            json!({"lists": ["flagged", "findings"]}),
+            json!({"page": {"list": "quarantine", "offset": 0, "limit": 5}}),
+            json!({"page": {"list": "quarantine", "offset": 10, "limit": 7}}),
+            json!({"page": {"list": "flagged", "offset": 3, "limit": 2}, "lists": ["accepted"]}),
+            json!({"page": {"list": "accepted", "offset": 0, "limit": 1000}}),
+        ],
+        "count_distinct" => vec![
+            json!({"lists": []}),
+            json!({"lists": ["findings"]}),
+            json!({"page": {"list": "repeated_keys", "offset": 0, "limit": 2}}),
+            json!({"page": {"list": "blank_key_rows", "offset": 1, "limit": 3}, "lists": ["repeated_keys"]}),
+        ],
+        _ => vec![
+            json!({"lists": []}),
+            json!({"lists": ["groups"]}),
+            json!({"page": {"list": "groups", "offset": 0, "limit": 3}}),
+            json!({"page": {"list": "groups", "offset": 2, "limit": 5}}),
+            json!({"page": {"list": "blank_key_rows", "offset": 0, "limit": 1}, "lists": ["findings"]}),
+        ],
+    };
+    choices
+        .into_iter()
+        .map(|choice| {
+            let named: Vec<&str> = choice["lists"]
+                .as_array()
+                .map_or_else(Vec::new, |names| names.iter().map(|name| name.as_str().unwrap()).collect());
+            let paged = choice["page"]["list"].as_str();
+            let left_out = every
+                .iter()
+                .copied()
+                .filter(|list| Some(*list) != paged && !named.contains(list))
+                .filter(|_| choice.get("lists").is_some() || paged.is_some())
+                .collect();
+            (choice, left_out)
+        })
+        .collect()
+}
+
+/// A page's own numbers agree with its list, and every sentence that
+/// speaks of the paged list says where the page is.
+fn check_page(result: &Value, context: &str) {
+    let Some(page) = result.get("page") else { return };
+    let list = page["list"].as_str().unwrap();
+    let listed = len(result, list);
+    assert_eq!(number(&page["listed"]), listed, "{context}: page.listed");
+    let offset = number(&page["offset"]);
+    let total = number(&page["total"]);
+    assert_eq!(listed, total.saturating_sub(offset).min(number(&page["limit"])), "{context}: the page's length");
+    let beyond_max_groups = if list == "groups" { number(&result["duplicate_group_count"]) - total } else { 0 };
+    assert_eq!(number(&result[format!("{list}_omitted")]), total - listed + beyond_max_groups, "{context}");
+    match &page["next_page"] {
+        Value::Null => assert!(offset + listed >= total, "{context}: no next page before the end"),
+        next => assert_eq!(number(&next["offset"]), offset + listed, "{context}: next_page"),
+    }
+    if total - listed == 0 {
+        return;
+    }
+    let findings = result["findings"].as_array().unwrap();
+    let abridged = findings.iter().find(|finding| finding["code"] == "result_abridged").unwrap();
+    let message = abridged["message"].as_str().unwrap();
+    let place = if listed == 0 {
+        format!("offset {offset} is past the end")
+    } else {
+        format!("from offset {offset} of {total}")
+    };
+    assert!(
+        message.contains(&format!("from `{list}` ({}", if listed == 0 { &place } else { "this page" })),
+        "{context}: {message}"
+    );
+    assert!(message.contains(&place), "{context}: {message}");
+    let guidance = result["guidance"].as_str().unwrap();
+    if guidance.contains(&format!("`{list}_omitted`")) {
+        assert!(guidance.contains(&place), "{context}: {guidance}");
+    }
+}
+
+#[test]
+fn lists_and_pages_say_what_they_list() {
+    let columns = json!([{"name": "invoice", "required": true}, {"name": "amount", "type": "number", "min": 0},
+                         {"name": "status", "allowed": ["paid", "open"], "on_fail": "flag"}]);
+    let flag_only = json!([{"name": "invoice", "required": true},
+                           {"name": "status", "allowed": ["paid", "open"], "on_fail": "flag"}]);
+    for count in [0, 1, 4, 30, 61] {
+        for contract in [&columns, &flag_only] {
+            for (choice, left_out) in selections("validate_rows") {
+                for cap in [None, Some(0), Some(2)] {
+                    let context = format!("validate_rows {count} rows, {choice}, cap {cap:?}");
+                    let mut args = json!({"rows": invoices(count), "columns": contract, "row_key": "invoice"});
+                    for (key, value) in choice.as_object().unwrap() {
+                        args[key] = value.clone();
+                    }
+                    let result = call("validate_rows", args, cap);
+                    check_abridged_finding(&result, &context);
+                    check_validate_rows_guidance(&result, &left_out, &context);
+                    check_page(&result, &context);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn keys_and_groups_under_lists_and_pages_say_what_they_list() {
+    for count in [0, 2, 9, 40, 75] {
+        let rows: Vec<Value> =
+            (0..count).map(|i| json!({"id": if i % 7 == 6 { String::new() } else { format!("K{}", i / 3) }})).collect();
+        for (tool, max_groups) in [("count_distinct", None), ("duplicate_report", None), ("duplicate_report", Some(4))]
+        {
+            for (choice, left_out) in selections(tool) {
+                for cap in [None, Some(0), Some(2)] {
+                    let context = format!("{tool} {count} rows, max_groups {max_groups:?}, {choice}, cap {cap:?}");
+                    let mut args = json!({"rows": rows, "key": "id"});
+                    if let Some(max_groups) = max_groups {
+                        args["max_groups"] = json!(max_groups);
+                    }
+                    for (key, value) in choice.as_object().unwrap() {
+                        args[key] = value.clone();
+                    }
+                    let result = call(tool, args, cap);
+                    check_abridged_finding(&result, &context);
+                    check_page(&result, &context);
+                    // A list left out is empty; of `findings`, only those about the whole input stay.
+                    let whole = ["no_rows", "groups_truncated", "result_abridged"];
+                    for list in &left_out {
+                        let entries = result[*list].as_array().unwrap();
+                        let kept =
+                            entries.iter().filter(|f| !(*list == "findings" && whole.iter().any(|c| f["code"] == *c)));
+                        assert_eq!(kept.count(), 0, "{context}: {list}");
+                    }
+                    if tool == "duplicate_report" && number(&result["duplicate_group_count"]) > 0 {
+                        let guidance = result["guidance"].as_str().unwrap();
+                        assert_eq!(kind_counts(guidance), len(&result, "groups"), "{context}: {guidance}");
+                        if left_out.contains(&"groups") {
+                            assert!(!guidance.contains("listed in `groups`"), "{context}: {guidance}");
+                            assert!(guidance.contains("does not ask for `groups`"), "{context}: {guidance}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

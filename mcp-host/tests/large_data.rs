@@ -342,4 +342,50 @@ fn a_million_row_csv_file_validates_within_the_default_limits() {
     let line = stderr.lines().rev().find(|line| line.contains("call finished")).unwrap_or_default().to_owned();
     println!("1,000,000-row CSV ({size} bytes): {elapsed:?} at the client; {line}");
     assert!(Path::new(&path).exists());
+    // The last page of its quarantine, past the default cap, within the same limits.
+    let started = Instant::now();
+    let page = json!({"list": "quarantine", "offset": 99_990, "limit": 1000});
+    let result = server.call_tool(
+        "validate_rows",
+        json!({"path": "invoices.csv", "columns": contract(), "row_key": "invoice", "page": page}),
+    );
+    let content = structured(&result);
+    let keys: Vec<&Value> =
+        content["quarantine"].as_array().unwrap().iter().map(|e| &e["locator"]["row_key"]).collect();
+    assert_eq!(keys.first().copied(), Some(&json!("INV-0999909")), "row 999,909 is the 99,991st with a bad amount");
+    assert_eq!(keys.len(), 10);
+    assert_eq!(content["page"]["total"], 100_000);
+    assert_eq!(content["page"]["next_page"], Value::Null);
+    assert_eq!(content["accepted"], json!([]), "only the paged list is filled");
+    assert_eq!(content["accepted_omitted"], 900_000);
+    println!("its last quarantine page: {:?} at the client", started.elapsed());
+}
+
+#[test]
+fn a_path_file_s_quarantine_is_walked_past_the_default_cap() {
+    let root = fresh_dir("paging");
+    std::fs::write(root.join("invoices.csv"), invoice_csv(300)).unwrap();
+    let mut server = StdioServer::initialized(&["--data-root", root.to_str().unwrap()], &[]);
+    let arguments = json!({"path": "invoices.csv", "columns": contract(), "row_key": "invoice"});
+    // Every 10th of the 300 rows is quarantined: 30, more than the default cap of 25.
+    let mut args = arguments.clone();
+    args["lists"] = json!(["quarantine"]);
+    let listed = server.call_tool("validate_rows", args);
+    let listed = structured(&listed);
+    assert_eq!((listed["quarantine"].as_array().unwrap().len(), listed["quarantine_omitted"].clone()), (25, json!(5)));
+    assert!(listed["guidance"].as_str().unwrap().contains("(max_listed)"), "{}", listed["guidance"]);
+    let mut walked = Vec::new();
+    let mut page = json!({"list": "quarantine", "limit": 7});
+    while !page.is_null() {
+        let mut args = arguments.clone();
+        args["page"] = page;
+        let result = server.call_tool("validate_rows", args);
+        let content = structured(&result);
+        assert_eq!(content["summary"]["quarantined"], 30);
+        walked.extend(content["quarantine"].as_array().unwrap().iter().map(|e| e["locator"]["line"].clone()));
+        page = content["page"]["next_page"].clone();
+    }
+    // Row i is on line i + 2; rows 9, 19, ..., 299 are quarantined.
+    let expected: Vec<Value> = (0..30).map(|k| json!(10 * k + 11)).collect();
+    assert_eq!(walked, expected, "every quarantined row once, in row order");
 }

@@ -138,6 +138,9 @@ fn tools_list_names_titles_annotations_and_schemas() {
 /// The arguments contract v2 adds to `validate_rows`, in the order published.
 const CONTRACT_V2_ARGUMENTS: [&str; 3] = ["schema", "table", "row_rules"];
 
+/// What every row-taking tool adds after the reference's arguments, in order.
+const ROW_TOOL_ARGUMENTS: [&str; 5] = ["csv", "path", "max_listed", "lists", "page"];
+
 #[test]
 fn input_schemas_are_the_reference_s() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/reference_tools_list.json");
@@ -165,15 +168,17 @@ fn input_schemas_are_the_reference_s() {
     assert_eq!(added["inputSchema"]["required"], json!([]));
     for (mine, reference) in ours.iter().zip(theirs) {
         assert_eq!(mine["name"], reference["name"]);
-        // The row-taking tools add `csv`, `path` and `max_listed` after the
-        // reference's arguments, and then `rows` is no longer required;
-        // everything the reference declares is otherwise unchanged.
+        // The row-taking tools add `csv`, `path` and `max_listed`, then
+        // `lists` and `page` (issue 16), after the reference's arguments, and
+        // then `rows` is no longer required; everything the reference
+        // declares is otherwise unchanged.
         let mut expected = reference["inputSchema"].clone();
         let mut actual = mine["inputSchema"].clone();
         if expected["properties"].get("rows").is_some() {
-            let added: Vec<&String> = actual["properties"].as_object().unwrap().keys().rev().take(3).collect();
-            assert_eq!(added, ["max_listed", "path", "csv"], "{}", mine["name"]);
-            for key in ["csv", "path", "max_listed"] {
+            let keys: Vec<&str> = actual["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+            let added = &keys[keys.len().saturating_sub(ROW_TOOL_ARGUMENTS.len())..];
+            assert_eq!(added, ROW_TOOL_ARGUMENTS, "{}: the arguments added last, in order", mine["name"]);
+            for key in ROW_TOOL_ARGUMENTS {
                 actual["properties"].as_object_mut().unwrap().remove(key);
             }
             expected["required"].as_array_mut().unwrap().retain(|name| name != "rows");

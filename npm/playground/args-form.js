@@ -37,6 +37,19 @@ export const PRESENTATION = {
   },
   max_groups: { help: 'most groups to report' },
   max_listed: { placeholder: 'no cap', help: 'cap each list in the result; counts still cover every row' },
+  // The placeholders name the tool's own lists, from its schema: the second
+  // of each tool's lists is the one most asked for (quarantine,
+  // repeated_keys, groups).
+  lists: {
+    kind: 'json',
+    placeholder: (property) => JSON.stringify([property.items.enum[1]]),
+    help: 'which lists to fill, as JSON; the others stay empty, counted in <list>_omitted',
+  },
+  page: {
+    kind: 'json',
+    placeholder: (property) => `{"list": "${property.properties.list.enum[1]}", "offset": 0, "limit": 100}`,
+    help: 'one window of one list, as JSON; the result’s page.next_page asks for the next',
+  },
   schema: {
     kind: 'json',
     placeholder: '{"fields": [{"name": "id", "type": "integer"}]}',
@@ -73,11 +86,12 @@ export function formFields(entry) {
     .map(([name, property]) => {
       const shown = PRESENTATION[name] ?? {};
       const fallback = property.default === undefined || property.default === null ? '' : String(property.default);
+      const placeholder = typeof shown.placeholder === 'function' ? shown.placeholder(property) : shown.placeholder;
       return {
         name,
         kind: shown.kind ?? kindOf(property),
         required: schema.required.includes(name),
-        placeholder: shown.placeholder ?? fallback,
+        placeholder: placeholder ?? fallback,
         help: shown.help ?? property.description ?? '',
       };
     });

@@ -11,15 +11,18 @@ import { reconcileView } from './views/reconcile.js';
 import { rowsTable } from './views/rows-table.js';
 import { summaryView } from './views/summary.js';
 
-// Lists a `max_listed` cap shortened, by the `*_omitted` counts it adds.
+// Lists `max_listed`, `lists` or `page` shortened, by the `*_omitted` counts they add.
 function abridgedNote(result) {
   const omitted = Object.entries(result).filter(([key, value]) => key.endsWith('_omitted') && value > 0);
   if (omitted.length === 0) return null;
   const listed = omitted.map(([key, value]) => `${count(value)} from ${key.replace(/_omitted$/, '')}`).join(', ');
+  const page = result.page
+    ? ` This is a page of ${result.page.list}: ${count(result.page.listed)} of ${count(result.page.total)} from offset ${count(result.page.offset)}.`
+    : '';
   return h(
     'p',
     { class: 'callout callout-muted' },
-    `max_listed shortened the result's lists (${listed}); the counts cover every row, the highlights only what is listed.`,
+    `The result's lists leave entries out (${listed}); the counts cover every row, the highlights only what is listed.${page}`,
   );
 }
 

@@ -138,7 +138,7 @@ test('the TypeScript declarations describe the catalog’s arguments and results
 test('the check fails when the declarations and the catalog disagree', () => {
   // The same check against a catalog with one drift each: an argument the
   // declarations lack, a requirement they do not make, a verdict, an
-  // omitted count and a column type they do not list.
+  // omitted count and a column type they do not list, a list name.
   const drifts = [
     (c) => {
       c.tools[0].input_schema.properties.sample = { type: 'integer' };
@@ -157,6 +157,9 @@ test('the check fails when the declarations and the catalog disagree', () => {
     },
     (c) => {
       c.tools[0].input_schema.properties.row_key = { type: 'string' };
+    },
+    (c) => {
+      c.tools[2].input_schema.properties.lists.items.enum.push('groups');
     },
   ];
   for (const drift of drifts) {

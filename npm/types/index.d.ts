@@ -96,6 +96,41 @@ export type RowData =
   | { rows: Rows; csv?: never; path?: never }
   | { csv: string; rows?: never; path?: never };
 
+/** The lists of a `validate_rows` result `lists` can name, and those `page` can walk. */
+export type ValidateRowsList = 'accepted' | 'quarantine' | 'flagged' | 'findings';
+export type ValidateRowsPagedList = Exclude<ValidateRowsList, 'findings'>;
+/** The lists of a `count_distinct` result `lists` can name, and those `page` can walk. */
+export type CountDistinctList = 'blank_key_rows' | 'repeated_keys' | 'findings';
+export type CountDistinctPagedList = Exclude<CountDistinctList, 'findings'>;
+/** The lists of a `duplicate_report` result `lists` can name, and those `page` can walk. */
+export type DuplicateReportList = 'blank_key_rows' | 'groups' | 'findings';
+export type DuplicateReportPagedList = Exclude<DuplicateReportList, 'findings'>;
+
+/**
+ * One window of one list (`page`), in the list's order. Unknown keys are an
+ * argument error naming them (`page.limt`).
+ */
+export interface PageRequest<L extends string = string> {
+  list: L;
+  /** Entries to skip, from 0; default 0. Past the end: an empty page that still gives the total. */
+  offset?: number;
+  /** At most this many entries, 1 to 1000; default 100. */
+  limit?: number;
+}
+
+/** What a page held, and how to ask for the next (the result's `page`). */
+export interface PageResult<L extends string = string> {
+  list: L;
+  offset: number;
+  limit: number;
+  /** Entries on this page. */
+  listed: number;
+  /** Entries in the whole list. */
+  total: number;
+  /** The `page` argument for the next page; null after the last. */
+  next_page: { list: L; offset: number; limit: number } | null;
+}
+
 /** The list cap every row-taking check takes. */
 export interface Listing {
   /**
@@ -104,6 +139,23 @@ export interface Listing {
    * every row; a shortened list is followed by `<list>_omitted`.
    */
   max_listed?: number;
+}
+
+/** Which of its lists a row-taking check fills, and one page of one list. */
+export interface ListSelection<L extends string, P extends string> {
+  /**
+   * Which lists to fill (default: all). A list not named stays in the
+   * result, empty, followed by `<list>_omitted` with its whole length.
+   * `findings` holds the findings about single rows, keys or groups; those
+   * about the whole input are listed either way.
+   */
+  lists?: readonly L[];
+  /**
+   * One window of one list; it replaces `max_listed` for that list, and
+   * without `lists` only that list is filled. The result's `page` says
+   * where it is and gives `next_page`.
+   */
+  page?: PageRequest<P>;
 }
 
 /**
@@ -131,6 +183,7 @@ export type ContractArgs =
 
 export type ValidateRowsArgs = RowData &
   Listing &
+  ListSelection<ValidateRowsList, ValidateRowsPagedList> &
   ContractArgs & {
     /** A column to quote in each locator; it does not affect validation. */
     row_key?: string | null;
@@ -165,14 +218,16 @@ export interface ReconcileArgs extends Listing {
   tolerance?: number;
 }
 
-export type CountDistinctArgs = RowData & Listing & {
+export type CountDistinctArgs = RowData & Listing & ListSelection<CountDistinctList, CountDistinctPagedList> & {
   /** The column holding the stable identifier. */
   key: string;
   /** Default false: keys are compared after trimming and case folding. */
   case_sensitive?: boolean;
 };
 
-export type DuplicateReportArgs = RowData & Listing & {
+export type DuplicateReportArgs = RowData &
+  Listing &
+  ListSelection<DuplicateReportList, DuplicateReportPagedList> & {
   key: string;
   match_fields?: readonly string[] | null;
   /** Above 0 and at most 1; enables `near_match` groups. */
@@ -350,6 +405,8 @@ export interface ValidateRowsReport
   findings_by_code: Record<string, number>;
   columns_seen: string[];
   columns_required_but_absent: string[];
+  /** With `page`: where the page is in its list, and the next page's argument. */
+  page?: PageResult<ValidateRowsPagedList>;
 }
 
 /** @deprecated Never returned: a `validate_rows` result is always a `ValidateRowsReport`. */
@@ -431,6 +488,8 @@ export interface CountDistinctReport
     row_indexes_omitted?: number;
   }>;
   repeated_keys_omitted?: number;
+  /** With `page`: where the page is in its list, and the next page's argument. */
+  page?: PageResult<CountDistinctPagedList>;
 }
 
 /** @deprecated Never returned: a `count_distinct` result is always a `CountDistinctReport`. */
@@ -476,8 +535,10 @@ export interface DuplicateReportReport
   blank_key_rows: BlankKeyRow[];
   blank_key_rows_omitted?: number;
   groups: DuplicateGroup[];
-  /** Groups beyond those listed: over `max_groups`, then over `max_listed`. Always present. */
+  /** Groups beyond those listed: over `max_groups`, then over `max_listed` (or not asked for, or off the page). Always present. */
   groups_omitted: number;
+  /** With `page`: where the page is in its list (groups within `max_groups`), and the next page's argument. */
+  page?: PageResult<DuplicateReportPagedList>;
 }
 
 /** @deprecated Never returned: a `duplicate_report` result is always a `DuplicateReportReport`. */

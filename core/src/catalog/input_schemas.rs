@@ -4,8 +4,14 @@
 //! nullable argument is an `anyOf` inside its own property, as in the
 //! reference. Row content is deliberately unconstrained (`items: {}`): an
 //! unusable row is a finding with a locator, not a protocol error.
+//!
+//! The row tools' additions come after the reference's arguments: `csv`,
+//! `path` and `max_listed` (the data and the cap, common to every row-taking
+//! tool), then `lists` and `page` (each naming that tool's own lists).
 
 use serde_json::{json, Value};
+
+use crate::listing::{self, ToolLists, DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT};
 
 /// `rows: list[Any]` in the reference: an array whose items are anything.
 fn rows_property() -> Value {
@@ -30,6 +36,32 @@ fn with_large_data_arguments(mut schema: Value) -> Value {
     properties.insert("max_listed".into(), max_listed_property("row"));
     let required = schema["required"].as_array_mut().expect("a required array");
     required.retain(|name| name != "rows");
+    schema
+}
+
+/// The arguments that choose what a row tool's result lists (issue 16),
+/// added after the large-data ones: `lists` (which lists to fill) and `page`
+/// (one window of one list), each naming exactly the lists of this tool.
+fn with_listing_arguments(mut schema: Value, lists: &ToolLists) -> Value {
+    let example = lists.example;
+    let properties = schema["properties"].as_object_mut().expect("a properties object");
+    properties.insert(
+        "lists".into(),
+        json!({"type": "array", "items": {"type": "string", "enum": lists.lists}, "title": "Lists",
+               "description": format!("Which lists of the result to fill (default: all of them). A list not named stays in the result, empty, followed by `<list>_omitted` with its whole length; counts, summaries, tallies, verdicts and guidance still cover every row. `findings` holds the findings about single rows (or keys, or groups), which their entries in the other lists repeat; the findings about the input as a whole are listed either way. Example: [\"{example}\"].")}),
+    );
+    properties.insert(
+        "page".into(),
+        json!({"type": "object", "title": "Page",
+               "description": format!("One window of one list, in the list's order: {{\"list\": \"{example}\", \"offset\": 0, \"limit\": 100}} (limit 1 to {MAX_PAGE_LIMIT}, default {DEFAULT_PAGE_LIMIT}; offset default 0). For that list it replaces max_listed; without `lists`, only that list is filled. The result's `page` gives the list's `total` and `next_page`, the argument that asks for the next page (null after the last). The checks are deterministic, so the pages of one input fit together: each entry on exactly one page. Entries outside the page are counted, not listed."),
+               "properties": {
+                   "list": {"type": "string", "enum": lists.pageable},
+                   "offset": {"type": "integer", "minimum": 0, "default": 0},
+                   "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_LIMIT, "default": DEFAULT_PAGE_LIMIT},
+               },
+               "required": ["list"],
+               "additionalProperties": false}),
+    );
     schema
 }
 
@@ -80,7 +112,7 @@ fn schema_property() -> Value {
 }
 
 pub(super) fn validate_rows() -> Value {
-    with_large_data_arguments(json!({
+    let schema = with_large_data_arguments(json!({
         "properties": {
             "rows": rows_property(),
             "columns": {"items": {}, "title": "Columns", "type": "array"},
@@ -92,7 +124,8 @@ pub(super) fn validate_rows() -> Value {
         "required": ["rows"],
         "type": "object",
         "title": "validate_rowsArguments",
-    }))
+    }));
+    with_listing_arguments(schema, &listing::VALIDATE_ROWS)
 }
 
 /// `max_listed`: the list cap, for a check whose input is counted in `items`.
@@ -122,7 +155,7 @@ pub(super) fn reconcile() -> Value {
 }
 
 pub(super) fn count_distinct() -> Value {
-    with_large_data_arguments(json!({
+    let schema = with_large_data_arguments(json!({
         "properties": {
             "rows": rows_property(),
             "key": {"title": "Key", "type": "string"},
@@ -131,11 +164,12 @@ pub(super) fn count_distinct() -> Value {
         "required": ["rows", "key"],
         "type": "object",
         "title": "count_distinctArguments",
-    }))
+    }));
+    with_listing_arguments(schema, &listing::COUNT_DISTINCT)
 }
 
 pub(super) fn duplicate_report() -> Value {
-    with_large_data_arguments(json!({
+    let schema = with_large_data_arguments(json!({
         "properties": {
             "rows": rows_property(),
             "key": {"title": "Key", "type": "string"},
@@ -155,7 +189,8 @@ pub(super) fn duplicate_report() -> Value {
         "required": ["rows", "key"],
         "type": "object",
         "title": "duplicate_reportArguments",
-    }))
+    }));
+    with_listing_arguments(schema, &listing::DUPLICATE_REPORT)
 }
 
 pub(super) fn inspect_dataset() -> Value {
