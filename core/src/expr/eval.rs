@@ -221,23 +221,8 @@ fn string_of(value: Val<'_>) -> Result<String, Fault> {
 
 /// Python's `isoformat()` of the instant: in UTC (`+00:00`) when aware.
 fn datetime_text(instant: i64, aware: bool) -> Result<String, Fault> {
-    const DAY: i64 = 86_400_000_000;
-    let ordinal = instant.div_euclid(DAY) + 1;
-    let Ok(ordinal @ 1..=3_652_059) = i32::try_from(ordinal) else {
-        return fault("string(): the instant is outside years 1 to 9999 in UTC");
-    };
-    let micros = instant.rem_euclid(DAY);
-    let (year, month, day) = isodate::ord_to_ymd(ordinal);
-    let seconds = micros / 1_000_000;
-    let moment = isodate::DateTime {
-        year,
-        month,
-        day,
-        hour: (seconds / 3600) as u32,
-        minute: (seconds / 60 % 60) as u32,
-        second: (seconds % 60) as u32,
-        microsecond: (micros % 1_000_000) as u32,
-        offset: aware.then_some(0),
-    };
-    Ok(moment.isoformat())
+    match isodate::DateTime::from_instant(instant, aware) {
+        Some(moment) => Ok(moment.isoformat()),
+        None => fault("string(): the instant is outside years 1 to 9999 in UTC"),
+    }
 }

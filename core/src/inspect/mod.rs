@@ -238,22 +238,7 @@ pub(super) fn key_value(key: &[u8]) -> Option<Value> {
 /// The isoformat of an instant (microseconds from 0001-01-01T00:00), at
 /// UTC when it is aware; `None` before year 1.
 fn datetime_text(instant: i64, aware: bool) -> Option<Value> {
-    const DAY: i64 = 86_400_000_000;
-    let ordinal = i32::try_from(instant.div_euclid(DAY) + 1).ok().filter(|&n| n >= 1)?;
-    let (year, month, day) = isodate::ord_to_ymd(ordinal);
-    let micros = instant.rem_euclid(DAY);
-    let seconds = micros / 1_000_000;
-    let moment = isodate::DateTime {
-        year,
-        month,
-        day,
-        hour: (seconds / 3600) as u32,
-        minute: (seconds / 60 % 60) as u32,
-        second: (seconds % 60) as u32,
-        microsecond: (micros % 1_000_000) as u32,
-        offset: aware.then_some(0),
-    };
-    Some(Value::from(moment.isoformat()))
+    isodate::DateTime::from_instant(instant, aware).map(|moment| Value::from(moment.isoformat()))
 }
 
 /// A row's locator fields, as every list of this result gives them.

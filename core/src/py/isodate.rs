@@ -80,6 +80,29 @@ impl DateTime {
         self.local_micros() - self.offset.unwrap_or(0)
     }
 
+    /// The datetime at `instant` (microseconds from 0001-01-01T00:00), at
+    /// UTC when `aware`, naive otherwise; `None` outside years 1 to 9999.
+    /// The inverse of [`Self::instant`] for a UTC or naive datetime.
+    pub(crate) fn from_instant(instant: i64, aware: bool) -> Option<DateTime> {
+        let ordinal = i32::try_from(instant.div_euclid(DAY_MICROSECONDS) + 1).ok()?;
+        if !(1..=3_652_059).contains(&ordinal) {
+            return None;
+        }
+        let (year, month, day) = ord_to_ymd(ordinal);
+        let micros = instant.rem_euclid(DAY_MICROSECONDS);
+        let seconds = micros / 1_000_000;
+        Some(DateTime {
+            year,
+            month,
+            day,
+            hour: (seconds / 3600) as u32,
+            minute: (seconds / 60 % 60) as u32,
+            second: (seconds % 60) as u32,
+            microsecond: (micros % 1_000_000) as u32,
+            offset: aware.then_some(0),
+        })
+    }
+
     /// Python's `datetime.isoformat()`: `YYYY-MM-DDTHH:MM:SS`, then
     /// `.ffffff` when there are microseconds, then the offset as
     /// `+HH:MM`, with `:SS` and `.ffffff` only when they are not zero.
