@@ -14,6 +14,7 @@ use wasmtime::{InstancePre, Memory, Store, Trap, TypedFunc, UpdateDeadline};
 use super::limits::{Limits, MemoryCap, SandboxError};
 use super::CallInput;
 use crate::bounded::StopFlag;
+use crate::budget::MemoryPool;
 
 /// Everything one call's `Store` carries.
 pub(crate) struct CallState {
@@ -63,13 +64,14 @@ pub(crate) struct RawOutcome {
 pub(crate) fn run(
     pre: &InstancePre<CallState>,
     limits: Limits,
+    pool: &MemoryPool,
     deadline: Instant,
     stop: StopFlag,
     tool: &[u8],
     input: CallInput,
 ) -> Result<RawOutcome, SandboxError> {
     let started = Instant::now();
-    let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes), deadline, stop };
+    let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes, pool), deadline, stop };
     let mut store = Store::new(pre.module().engine(), state);
     store.limiter(|state| &mut state.memory);
     store.set_fuel(limits.max_fuel).map_err(|err| SandboxError::Unavailable(err.to_string()))?;
@@ -96,7 +98,11 @@ pub(crate) fn run(
         Ok((status, json)) => {
             Ok(RawOutcome { status, json, fuel_used, peak_memory_bytes: memory.peak_bytes, elapsed: started.elapsed() })
         }
-        Err(err) => Err(classify(&err, memory.denied, limits)),
+        Err(err) => Err(match memory.busy {
+            // A growth the pool refused explains whatever failure followed it.
+            Some(busy) => SandboxError::Busy(busy),
+            None => classify(&err, memory.denied, limits),
+        }),
     }
 }
 
