@@ -6,7 +6,11 @@
 #   npm/dist/wasm/module-inputs.sha256          what the module was built from (scripts/module-inputs.sh);
 #                                               the host's build and `npm pack` refuse a module it does not match
 #   npm/dist/api.cjs, npm/dist/index.d.cts      CommonJS twins of src/api.js and types/index.d.ts
-# Incremental: cargo rebuilds only what changed; the rest takes seconds.
+# Incremental: when the module's inputs (scripts/module-inputs.sh) and the
+# wasm-opt setting are those of the module already in npm/dist, the module
+# is not rebuilt at all (no cargo, wasm-bindgen or wasm-opt: a fraction of a
+# second, so scripts/run-server.sh starts at once); otherwise cargo rebuilds
+# only what changed. MCPV_WASM_REBUILD=1 rebuilds regardless.
 # Needs the tools from scripts/ensure-tools.sh.
 set -euo pipefail
 
@@ -30,7 +34,26 @@ trap 'rm -rf "$work"' EXIT
 # The record of the inputs, taken before the build reads them, so an edit
 # made during the build leaves a record that no longer matches.
 "$root/scripts/module-inputs.sh" "$root" >"$work/module-inputs.sha256"
+# What the module was optimised with: part of what it is, beside its inputs.
+echo "wasm-opt=${MCPV_WASM_OPT:-1}" >"$work/module-build.txt"
 
+# Copy only what changed: the native host's build script watches the .wasm,
+# and a fresh mtime on identical bytes would relink the server (minutes, with
+# LTO) on every run of this script.
+install_if_changed() {
+  cmp -s "$1" "$2" 2>/dev/null || cp "$1" "$2"
+}
+
+module_is_current() {
+  [[ "${MCPV_WASM_REBUILD:-0}" != 1 ]] &&
+    cmp -s "$work/module-inputs.sha256" "$out/wasm/module-inputs.sha256" &&
+    cmp -s "$work/module-build.txt" "$out/wasm/module-build.txt" &&
+    [[ -f "$out/wasm/${name}_bg.wasm" && -f "$out/wasm/$name.js" && -f "$out/wasm/${name}_node.cjs" ]]
+}
+
+if module_is_current; then
+  echo "build-wasm: the module is current (its inputs are unchanged); not rebuilt"
+else
 cargo build --release -p mcp-validation-wasm --target wasm32-unknown-unknown
 # Wherever cargo put it: CARGO_TARGET_DIR or build.target-dir may move target/.
 target_dir=$("$root/scripts/target-dir.sh")
@@ -58,24 +81,20 @@ if [[ "${MCPV_WASM_OPT:-1}" != 0 ]]; then
   wasm="$work/opt.wasm"
 fi
 
-# Copy only what changed: the native host's build script watches the .wasm,
-# and a fresh mtime on identical bytes would relink the server (minutes, with
-# LTO) on every run of this script.
-install_if_changed() {
-  cmp -s "$1" "$2" 2>/dev/null || cp "$1" "$2"
-}
 mkdir -p "$out/wasm"
 install_if_changed "$wasm" "$out/wasm/${name}_bg.wasm"
 install_if_changed "$work/web/$name.js" "$out/wasm/$name.js"
 # The nodejs glue is CommonJS; .cjs keeps it so inside a "type": "module" package.
 # It reads ${__dirname}/${name}_bg.wasm, the same file the web glue fetches.
 install_if_changed "$work/nodejs/$name.js" "$out/wasm/${name}_node.cjs"
+fi
 
 # One source for the JS layer: src/api.js, with its export line made CommonJS.
 node "$root/scripts/cjs-twin.mjs" "$npm_dir/src/api.js" "$work/api.cjs"
 install_if_changed "$work/api.cjs" "$out/api.cjs"
 install_if_changed "$npm_dir/types/index.d.ts" "$out/index.d.cts"
-# Last, once everything it vouches for is in place.
+# Last, once everything they vouch for is in place.
+install_if_changed "$work/module-build.txt" "$out/wasm/module-build.txt"
 install_if_changed "$work/module-inputs.sha256" "$out/wasm/module-inputs.sha256"
 
 raw=$(stat -c %s "$out/wasm/${name}_bg.wasm")

@@ -320,6 +320,21 @@ pub(crate) fn inspect(workload: &Workload) -> Workload {
     }
 }
 
+/// The `validate_rows` call on the file with `export`: the whole split
+/// written as files under the server's `--output-root` (replaced on each
+/// run, so every run writes the same files).
+pub(crate) fn exported(workload: &Workload) -> Workload {
+    let mut args: Value = serde_json::from_str(&workload.args).unwrap_or_default();
+    args["export"] = json!({"dir": "split", "overwrite": true});
+    Workload {
+        label: format!("{} with export", workload.label),
+        id: format!("{}-export", workload.id),
+        tool: workload.tool,
+        rows: workload.rows,
+        args: args.to_string(),
+    }
+}
+
 /// One CSV field, quoted when it holds a comma, a quote or a line break.
 fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {

@@ -303,6 +303,23 @@ linear memory {} MiB; verdict {}; summary {}",
         inspected.verdict,
         inspected.summary,
     )?;
+    let exported = &file.exported;
+    let ratio = if without > 0.0 {
+        format!(" ({:.2}x the plain call)", exported.samples.median() / without)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "  {} (accepted.csv, quarantine.csv, findings.jsonl: {} written): {}{ratio}; server peak resident {}; fuel {}; peak linear memory {} MiB; summary {}",
+        exported.workload.label,
+        size(file.exported_bytes),
+        median_n(&exported.samples),
+        size(exported.peak_rss),
+        exported.fuel.map_or_else(|| "?".to_owned(), format_count),
+        exported.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1}")),
+        exported.summary,
+    )?;
     peers_table(out, file)?;
     writeln!(out)?;
     Ok(())

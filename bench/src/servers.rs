@@ -200,6 +200,9 @@ pub(crate) struct FileRun {
     pub(crate) keyed: KeyedRun,
     /// `inspect_dataset` on the same file.
     pub(crate) inspected: KeyedRun,
+    /// The plain call with `export`, and the bytes of the files it wrote.
+    pub(crate) exported: KeyedRun,
+    pub(crate) exported_bytes: u64,
 }
 
 /// Another call on the same file: with contract v2's cross-row rules
@@ -253,7 +256,16 @@ pub(crate) fn serve_file(
     let file_bytes = std::fs::metadata(&path).map_err(|err| format!("{}: {err}", path.display()))?.len();
     // The file's directory is the one place the server may read; the call's
     // fuel and memory are read from its log line, which is info level.
-    let args = vec!["--data-root".into(), dir.to_string_lossy().into_owned(), "--log".into(), "info".into()];
+    let out_dir = work_dir.join("exports");
+    std::fs::create_dir_all(&out_dir).map_err(|err| format!("{}: {err}", out_dir.display()))?;
+    let args = vec![
+        "--data-root".into(),
+        dir.to_string_lossy().into_owned(),
+        "--output-root".into(),
+        out_dir.to_string_lossy().into_owned(),
+        "--log".into(),
+        "info".into(),
+    ];
     let command = ServerCommand { args, ..ours.clone() };
     let served = serve(&command, small, &workload, plan.file_runs)?;
     crate::progress("the same file with unique and primary_key: this project over MCP");
@@ -264,6 +276,14 @@ pub(crate) fn serve_file(
     let inspect_workload = data::inspect(&workload);
     let inspect_served = serve(&command, small, &inspect_workload, plan.file_runs)?;
     let inspected = KeyedRun::from(inspect_workload, inspect_served);
+    crate::progress("the same file with export (the whole split written as files): this project over MCP");
+    let export_workload = data::exported(&workload);
+    let exported_served = serve(&command, small, &export_workload, plan.file_runs)?;
+    let exported_bytes = exported_served.result["export"]["files"]
+        .as_array()
+        .map_or(0, |files| files.iter().filter_map(|file| file["bytes"].as_u64()).sum());
+    let exported = KeyedRun::from(export_workload, exported_served);
+    std::fs::remove_dir_all(&out_dir).map_err(|err| format!("{}: {err}", out_dir.display()))?;
     let (peers, our_failing) = match peers {
         None => (Vec::new(), None),
         Some(setup) => {
@@ -297,5 +317,7 @@ pub(crate) fn serve_file(
         our_failing,
         keyed,
         inspected,
+        exported,
+        exported_bytes,
     })
 }

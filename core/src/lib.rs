@@ -29,6 +29,7 @@ mod csv_table;
 mod duplicates;
 mod entities;
 pub mod error;
+mod export;
 mod expr;
 mod findings;
 mod formats;
@@ -49,6 +50,7 @@ mod value_key;
 pub use catalog::{tool_catalog, tool_catalog_json};
 pub use csv_table::read_csv;
 pub use error::{ErrorCode, ToolError};
+pub use export::ExportFile;
 
 use serde_json::Value;
 
@@ -81,7 +83,13 @@ pub fn call_tool_owned(name: &str, args: Value) -> Result<Value, ToolError> {
 /// CSV from a file hands it over this way, so the text is never escaped into
 /// JSON and parsed back out (and is taken over without a copy). Bytes that
 /// are not UTF-8 are an argument error naming `csv` and the offset.
-pub fn call_tool_with_csv(name: &str, mut args: Value, csv: Vec<u8>) -> Result<Value, ToolError> {
+pub fn call_tool_with_csv(name: &str, args: Value, csv: Vec<u8>) -> Result<Value, ToolError> {
+    call_tool_owned(name, with_csv(args, csv)?)
+}
+
+/// `args` with `"csv"` set to the text `csv`, or the argument error for
+/// bytes that are not UTF-8.
+fn with_csv(mut args: Value, csv: Vec<u8>) -> Result<Value, ToolError> {
     let csv = String::from_utf8(csv).map_err(|err| {
         let at = err.utf8_error().valid_up_to();
         ToolError::for_argument(
@@ -93,7 +101,30 @@ pub fn call_tool_with_csv(name: &str, mut args: Value, csv: Vec<u8>) -> Result<V
     if let Value::Object(object) = &mut args {
         object.insert("csv".to_owned(), Value::String(csv));
     }
-    call_tool_owned(name, args)
+    Ok(args)
+}
+
+/// Like [`call_tool_owned`] (with `csv` given beside the arguments as in
+/// [`call_tool_with_csv`] when it is `Some`), for a host that writes files:
+/// a `validate_rows` call with `export` also returns the files of its whole
+/// split (accepted rows, quarantined rows, findings), which the result's
+/// `export.files` describes (name, rows, bytes, SHA-256) in the same order.
+/// The host decides where they go (`export.dir` names the place); the core
+/// writes nothing. Through every other entry point `export` is an argument
+/// error, since nothing would write the files.
+pub fn call_tool_exporting(
+    name: &str,
+    args: Value,
+    csv: Option<Vec<u8>>,
+) -> Result<(Value, Vec<ExportFile>), ToolError> {
+    let args = match csv {
+        Some(csv) => with_csv(args, csv)?,
+        None => args,
+    };
+    match name {
+        "validate_rows" => validate::validate_rows_exporting(args, true),
+        _ => call_tool_owned(name, args).map(|result| (result, Vec::new())),
+    }
 }
 
 /// Like [`call_tool`], with the arguments as JSON text and the result serialised.

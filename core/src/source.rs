@@ -65,6 +65,15 @@ impl RowSource {
         }
     }
 
+    /// A CSV input's header (empty for an empty text, or for one the reader
+    /// refuses, which reading the rows then reports); `None` for JSON rows.
+    pub(crate) fn csv_header(&self) -> Option<Vec<String>> {
+        match self {
+            RowSource::Rows(_) => None,
+            RowSource::Csv(text) => Some(CsvRows::new(text).map(|reader| reader.header().to_vec()).unwrap_or_default()),
+        }
+    }
+
     /// Every row held at once, with its CSV line where it has one (for the
     /// checks that compare rows with each other).
     pub(crate) fn materialise(self) -> Result<(Vec<Value>, Vec<Option<usize>>), ToolError> {

@@ -4,6 +4,7 @@
 //! of rows handed in, and a row that is not even an object is quarantined with
 //! that as its reason.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
@@ -15,6 +16,7 @@ use crate::contract::table::TableRules;
 use crate::contract::{parse_columns, Field};
 use crate::csv::{RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
+use crate::export::{self, Export, ExportFile, ExportRequest, QuarantineEntry};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity, Tally};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::py::format::round_to;
@@ -36,6 +38,11 @@ impl HeldRow {
     fn new(locator: Locator, row: Value, findings: Vec<Finding>) -> Self {
         let reasons = findings.iter().map(Finding::as_reason).collect();
         HeldRow { locator, row, reasons, findings }
+    }
+
+    /// The row as an export file's `quarantine` entry, by reference.
+    fn entry(&self) -> QuarantineEntry<'_> {
+        QuarantineEntry { locator: &self.locator, row: &self.row, reasons: &self.reasons, findings: &self.findings }
     }
 
     fn into_json(self) -> Value {
@@ -68,10 +75,12 @@ struct Outcome {
     last_keys: Vec<String>,
     /// The widest CSV record whose columns were noted.
     widest_record: usize,
+    /// The files of an `export`: every row and finding, whatever the lists hold.
+    export: Option<Export>,
 }
 
 impl Outcome {
-    fn new(listing: &Listing) -> Self {
+    fn new(listing: &Listing, export: Option<Export>) -> Self {
         Outcome {
             rows_in: 0,
             accepted: listing.window("accepted").capped(),
@@ -86,6 +95,7 @@ impl Outcome {
             missing_columns: Vec::new(),
             last_keys: Vec::new(),
             widest_record: 0,
+            export,
         }
     }
 
@@ -242,8 +252,20 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
         }
         RowData::Json(_) => None,
     };
+    // The record's fields as read, for an export's CSV files.
+    let record = match &data {
+        RowData::Record(record) => Some(record.fields),
+        RowData::Json(_) => None,
+    };
     if let Some(verdict) = counted {
-        if !outcome.lists(verdict, !plan.count.found.is_empty()) {
+        let has_findings = !plan.count.found.is_empty();
+        let quarantined = verdict == RowVerdict::Quarantine;
+        let exported_in_full = outcome.export.as_ref().is_some_and(|e| e.needs_full_row(quarantined, has_findings));
+        if !exported_in_full && !outcome.lists(verdict, has_findings) {
+            // A clean record an export still writes, as it was read.
+            if let (Some(export), Some(fields)) = (&mut outcome.export, record) {
+                export.accepted_record(fields);
+            }
             outcome.count_unlisted(fields, verdict, &plan.count.found);
             return;
         }
@@ -256,16 +278,19 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
     if counted.is_none() {
         outcome.note_columns_of_object(fields, &row);
     }
-    validate_listed(plan, outcome, index, line, row);
+    validate_listed(plan, outcome, index, line, (row, record));
 }
 
 /// Check a row object the result lists: findings written out, the row cleaned.
+///
+/// `row` is the row object and, for a CSV record, its fields as read (what
+/// an export's CSV files hold).
 fn validate_listed(
     plan: &mut Plan<'_>,
     outcome: &mut Outcome,
     index: usize,
     line: Option<usize>,
-    row: Map<String, Value>,
+    (row, record): (Map<String, Value>, Option<&[Cow<'_, str>]>),
 ) {
     let fields = plan.checks.fields();
     // An empty row_key quotes nothing, as does a blank text key.
@@ -278,9 +303,16 @@ fn validate_listed(
     let quarantined = verdict == RowVerdict::Quarantine;
     record_findings(outcome, &findings, quarantined);
     match verdict {
-        RowVerdict::Quarantine if outcome.quarantine.has_room() => {
-            let cleaned = cleaned_row(fields, row, coerced);
-            outcome.quarantine.push(HeldRow::new(locator, cleaned, findings));
+        RowVerdict::Quarantine if outcome.quarantine.has_room() || outcome.export.is_some() => {
+            let held = HeldRow::new(locator, cleaned_row(fields, row, coerced), findings);
+            if let Some(export) = &mut outcome.export {
+                export.quarantined(record, &held.entry());
+            }
+            if outcome.quarantine.has_room() {
+                outcome.quarantine.push(held);
+            } else {
+                outcome.quarantine.skip();
+            }
         }
         RowVerdict::Quarantine => outcome.quarantine.skip(),
         RowVerdict::Flag => {
@@ -290,9 +322,9 @@ fn validate_listed(
             } else {
                 outcome.flagged.skip();
             }
-            push_accepted(outcome, cleaned);
+            push_accepted(outcome, record, cleaned);
         }
-        RowVerdict::Pass => push_accepted(outcome, cleaned_row(fields, row, coerced)),
+        RowVerdict::Pass => push_accepted(outcome, record, cleaned_row(fields, row, coerced)),
     }
 }
 
@@ -313,6 +345,9 @@ fn record_findings(outcome: &mut Outcome, findings: &[Finding], quarantined: boo
         if quarantined && finding.severity == Severity::Error {
             outcome.quarantine_codes.add(finding.code);
         }
+        if let Some(export) = &mut outcome.export {
+            export.finding(finding);
+        }
         if outcome.findings.has_room() {
             outcome.findings.push(finding.clone());
         } else {
@@ -325,7 +360,7 @@ fn record_findings(outcome: &mut Outcome, findings: &[Finding], quarantined: boo
 /// finding stays on the row only, as in the reference (not in the tallies).
 fn quarantine_non_object(outcome: &mut Outcome, index: usize, line: Option<usize>, row: Value) {
     outcome.quarantine_codes.add("not_an_object");
-    if !outcome.quarantine.has_room() {
+    if !outcome.quarantine.has_room() && outcome.export.is_none() {
         outcome.quarantine.skip();
         return;
     }
@@ -338,10 +373,20 @@ fn quarantine_non_object(outcome: &mut Outcome, index: usize, line: Option<usize
     let mut held = HeldRow::new(locator, Value::Object(object([("_raw", row)])), vec![finding]);
     held.reasons =
         vec![format!("row is a {kind}, not an object; every row must be a JSON object of column: value pairs")];
-    outcome.quarantine.push(held);
+    if let Some(export) = &mut outcome.export {
+        export.quarantined(None, &held.entry());
+    }
+    if outcome.quarantine.has_room() {
+        outcome.quarantine.push(held);
+    } else {
+        outcome.quarantine.skip();
+    }
 }
 
-fn push_accepted(outcome: &mut Outcome, cleaned: Value) {
+fn push_accepted(outcome: &mut Outcome, record: Option<&[Cow<'_, str>]>, cleaned: Value) {
+    if let Some(export) = &mut outcome.export {
+        export.accepted(record, &cleaned);
+    }
     if outcome.accepted.has_room() {
         outcome.accepted.push(cleaned);
     } else {
@@ -356,8 +401,9 @@ fn validate_all(
     source: RowSource,
     row_key: Option<&str>,
     listing: &Listing,
+    export: Option<Export>,
 ) -> Result<Outcome, ToolError> {
-    let mut outcome = Outcome::new(listing);
+    let mut outcome = Outcome::new(listing, export);
     let mut plan = Plan::new(fields, table, rules, row_key);
     source.for_each(|index, line, data| validate_one(&mut plan, &mut outcome, index, line, data))?;
 
@@ -621,8 +667,24 @@ fn paged_total(outcome: &Outcome, list: &str) -> usize {
     }
 }
 
-/// The `validate_rows` tool.
+/// The `validate_rows` tool, in a runtime that writes no files (`export`
+/// is refused).
 pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
+    validate_rows_exporting(args, false).map(|(result, _)| result)
+}
+
+/// The files of an `export`, for a CSV or a JSON input.
+fn export_for(request: ExportRequest, source: &RowSource) -> Export {
+    match source.csv_header() {
+        Some(header) => Export::csv(request, &header),
+        None => Export::jsonl(request),
+    }
+}
+
+/// The `validate_rows` tool. When `exporting` (the host writes files), a
+/// call with `export` also gets the files of its whole split; otherwise
+/// `export` is an argument error.
+pub(crate) fn validate_rows_exporting(args: Value, exporting: bool) -> Result<(Value, Vec<ExportFile>), ToolError> {
     let mut reader = ArgReader::new(args)?;
     let source = reader.row_source();
     let contract = reader.list_or_other("columns", "schema");
@@ -631,18 +693,29 @@ pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
     let (lists, page) = (reader.optional_any("lists"), reader.optional_any("page"));
     let table = reader.optional_any("table");
     let row_rules = reader.optional_any("row_rules");
+    let export = reader.optional_any("export").filter(|export| !export.is_null());
     reader.finish()?;
+    let export = match export {
+        Some(_) if !exporting => return Err(export::refusal()),
+        Some(export) => Some(export_for(ExportRequest::parse(export)?, &source)),
+        None => None,
+    };
 
     let given = Contract::resolve(contract, table)?;
     let mut fields = given.relocate(parse_columns(&given.columns))?;
     let table = given.relocate(TableRules::parse(given.table.clone(), &mut fields))?;
     let rules = row_rules::parse(row_rules, &fields)?;
     let listing = Listing::parse(&listing::VALIDATE_ROWS, cap, lists, page)?;
-    let outcome = validate_all(&fields, &table, &rules, source, row_key.as_deref(), &listing)?;
+    let mut outcome = validate_all(&fields, &table, &rules, source, row_key.as_deref(), &listing, export)?;
 
     let mut extra = whole_input_findings(&outcome);
     let table_findings = table_findings(&table, &fields, &outcome);
     extra.extend(table_findings.iter().cloned());
+    if let Some(export) = &mut outcome.export {
+        for finding in &extra {
+            export.finding(finding);
+        }
+    }
     let (mut findings, findings_omitted) = listed_findings(&outcome, extra, &listing);
 
     let quarantined = outcome.quarantine.total();
@@ -673,7 +746,11 @@ pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
 
     let tolerance = Tolerance::of(&table, &outcome);
     let guidance = guidance(&outcome, &listing, abridgement.page());
-    let guidance = with_table_guidance(&guidance, &table_findings, tolerance.as_ref());
+    let mut guidance = with_table_guidance(&guidance, &table_findings, tolerance.as_ref());
+    let export = outcome.export.take().map(|export| {
+        guidance = format!("{guidance} {}", export.sentence());
+        export.finish()
+    });
     let contract = contract_echo(row_key.as_deref(), &fields, &table, &rules, given.mapped_from());
     let mut summary = object([
         ("rows_in", outcome.rows_in.into()),
@@ -698,6 +775,13 @@ pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
         ("columns_seen", outcome.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
         ("columns_required_but_absent", outcome.missing_columns.iter().map(|c| Value::from(c.as_str())).collect()),
     ]);
-    let payload = abridgement.annotate(payload);
-    Ok(abridged_envelope("validate_rows", ok, verdict, &findings, findings_omitted, guidance, payload))
+    let mut payload = abridgement.annotate(payload);
+    let files = match export {
+        Some((echo, files)) => {
+            payload.insert("export".into(), echo);
+            files
+        }
+        None => Vec::new(),
+    };
+    Ok((abridged_envelope("validate_rows", ok, verdict, &findings, findings_omitted, guidance, payload), files))
 }

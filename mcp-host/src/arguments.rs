@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::bounded::StopFlag;
 use crate::data_files::{DataRoots, FileData, FileError};
+use crate::output_files::{ExportPlan, OutputError, OutputRoots};
 use crate::sandbox::CallInput;
 
 /// The tools that take rows (and so `csv` and `path`).
@@ -27,6 +28,8 @@ pub struct CallSettings {
     pub default_max_listed: Option<u64>,
     /// Where `path` may point.
     pub data_roots: DataRoots,
+    /// Where `export` may write (none: no writing).
+    pub output_roots: OutputRoots,
 }
 
 /// Why a call's arguments could not be prepared, for an `isError` result.
@@ -39,6 +42,8 @@ pub enum PrepareError {
     ReferenceFile { location: String, error: FileError },
     /// The arguments' text is not a JSON object.
     NotAnObject(String),
+    /// `export` asks for files this server may not write there (or at all).
+    Output(OutputError),
 }
 
 impl std::fmt::Display for PrepareError {
@@ -47,6 +52,7 @@ impl std::fmt::Display for PrepareError {
             PrepareError::File(err) => err.fmt(f),
             PrepareError::ReferenceFile { location, error } => write!(f, "{location}: {error}"),
             PrepareError::NotAnObject(why) => write!(f, "the arguments are not a JSON object: {why}"),
+            PrepareError::Output(err) => err.fmt(f),
         }
     }
 }
@@ -91,7 +97,7 @@ impl CallSettings {
         let data = self.data_roots.load(&requested, stop)?;
         arguments.remove("path");
         match data {
-            FileData::Csv(text) => Ok(CallInput { args: to_bytes(arguments), csv: Some(text) }),
+            FileData::Csv(text) => Ok(CallInput { args: to_bytes(arguments), csv: Some(text), export: None }),
             // The array's text goes in as it is, unparsed: the module parses it once.
             FileData::JsonArray(rows) => Ok(splice_rows(&arguments, &rows).into()),
         }
@@ -151,6 +157,37 @@ impl CallSettings {
         }
         let top: HashMap<Cow<'_, str>, &RawValue> =
             serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
+        // Decided before any file is read: a call whose export cannot be
+        // written here is refused at once.
+        let export = match top.get("export") {
+            Some(export) if tool == "validate_rows" => {
+                let export: Value =
+                    serde_json::from_str(export.get()).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
+                self.export_plan(&export)?
+            }
+            _ => None,
+        };
+        let mut input = self.prepare_text(tool, text, &top, stop)?;
+        input.export = export;
+        Ok(input)
+    }
+
+    /// What `export` (its value) asks of this server: nothing when null.
+    fn export_plan(&self, export: &Value) -> Result<Option<ExportPlan>, PrepareError> {
+        if export.is_null() {
+            return Ok(None);
+        }
+        self.output_roots.plan(export).map(Some).map_err(PrepareError::Output)
+    }
+
+    /// [`Self::prepare`] for a capped tool whose top-level arguments are `top`.
+    fn prepare_text(
+        &self,
+        tool: &str,
+        text: &str,
+        top: &HashMap<Cow<'_, str>, &RawValue>,
+        stop: &StopFlag,
+    ) -> Result<CallInput, PrepareError> {
         let path_alone = !top.contains_key("rows") && !top.contains_key("csv") && ROW_TOOLS.contains(&tool);
         let reads_file = path_alone && top.get("path").is_some_and(|path| path.get().starts_with('"'));
         if reads_file || (tool == "validate_rows" && names_reference_file(top.get("columns"))) {
@@ -207,7 +244,7 @@ mod tests {
 
     #[test]
     fn the_default_cap_applies_unless_the_call_sets_one() {
-        let settings = CallSettings { default_max_listed: Some(20), data_roots: DataRoots::default() };
+        let settings = CallSettings { default_max_listed: Some(20), ..CallSettings::default() };
         let bytes =
             settings.prepare_object("count_distinct", object(json!({"rows": [], "key": "id"})), &never()).unwrap().args;
         assert_eq!(serde_json::from_slice::<Value>(&bytes).unwrap()["max_listed"], 20);
@@ -232,7 +269,7 @@ mod tests {
 
     #[test]
     fn arguments_as_text_are_prepared_as_the_object_would_be() {
-        let capped = CallSettings { default_max_listed: Some(20), data_roots: DataRoots::default() };
+        let capped = CallSettings { default_max_listed: Some(20), ..CallSettings::default() };
         let uncapped = CallSettings::default();
         for (tool, text) in [
             ("count_distinct", r#"{"rows": [{"id": 1.50}], "key": "id"}"#),
@@ -275,6 +312,7 @@ mod tests {
         let settings = CallSettings {
             default_max_listed: Some(20),
             data_roots: DataRoots::new(std::slice::from_ref(&dir), 1 << 20).unwrap(),
+            ..CallSettings::default()
         };
         let input = settings.prepare("validate_rows", r#"{"path": "t.csv", "columns": [{"name": "n"}]}"#, &never());
         std::fs::remove_dir_all(&dir).unwrap();
@@ -295,6 +333,7 @@ mod tests {
         let settings = CallSettings {
             default_max_listed: None,
             data_roots: DataRoots::new(std::slice::from_ref(&dir), 1 << 20).unwrap(),
+            ..CallSettings::default()
         };
         let text = r#"{"rows": [{"c": 7}], "columns": [
             {"name": "c", "references": {"column": "id", "path": "customers.csv"}},

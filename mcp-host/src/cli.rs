@@ -14,6 +14,7 @@ use clap::{Parser, ValueEnum};
 use crate::arguments::CallSettings;
 use crate::budget::{self, CallBudget, MemoryPool};
 use crate::data_files::DataRoots;
+use crate::output_files::OutputRoots;
 use crate::sandbox::Limits;
 use crate::transport::http::HttpLimits;
 
@@ -238,6 +239,16 @@ pub struct Cli {
     #[arg(long = "data-root", value_name = "DIR", env = "MCP_VALIDATION_DATA_ROOTS", value_delimiter = ':')]
     pub data_roots: Vec<PathBuf>,
 
+    /// A directory under which `validate_rows` may write the files of an
+    /// `export` (the accepted rows, the quarantined rows with their reasons,
+    /// every finding). Repeatable. None by default, which means the server
+    /// writes no files at all. Each is opened at start; a call's `export.dir`
+    /// is created under it and reached in a way no `..`, symbolic link,
+    /// absolute path or rename can leave. Files are written atomically and
+    /// never replace an existing file unless the call says `overwrite`.
+    #[arg(long = "output-root", value_name = "DIR", env = "MCP_VALIDATION_OUTPUT_ROOTS", value_delimiter = ':')]
+    pub output_roots: Vec<PathBuf>,
+
     /// Largest file a `path` argument may name, in MiB.
     #[arg(long, env = "MCP_VALIDATION_MAX_FILE_MIB", default_value_t = DEFAULT_MAX_FILE_MIB,
           value_parser = clap::value_parser!(u64).range(1..=4095))]
@@ -302,6 +313,7 @@ impl Cli {
                 MaxListed::Unlimited => None,
             },
             data_roots: DataRoots::new(&self.data_roots, self.max_file_mib * 1024 * 1024)?,
+            output_roots: OutputRoots::new(&self.output_roots)?,
         })
     }
 

@@ -49,7 +49,8 @@ pub enum OpenRefusal {
     Outside,
     /// Nothing is there (or a symbolic link inside points at nothing).
     NotFound,
-    /// Something is there, but not a regular file; it was not read.
+    /// Something is there, but not what was asked for (a regular file to
+    /// read, a directory to write in); it was not read. Says what it is.
     NotRegular(&'static str),
     /// The open or the check failed for another reason.
     Io(io::Error),
@@ -98,6 +99,29 @@ impl ConfinedDir {
             return Err(OpenRefusal::NotRegular(kind_of(&metadata)));
         }
         Ok((file, metadata))
+    }
+
+    /// The directory at `relative`, created (with its parents) if it is not
+    /// there yet, opened as a handle through which files are made without
+    /// leaving it. The same rules as for reading hold for every component:
+    /// nothing leads out of this directory.
+    pub fn open_or_create_dir(&self, relative: &Path) -> Result<Dir, OpenRefusal> {
+        if relative.as_os_str().is_empty() || relative == Path::new(".") {
+            return self.dir.try_clone().map_err(OpenRefusal::Io);
+        }
+        match self.dir.create_dir_all(relative) {
+            Ok(()) => {}
+            // Something that is not a directory is in the way; opening says what.
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(err) => return Err(Self::refusal(err)),
+        }
+        self.dir.open_dir(relative).map_err(|err| {
+            #[cfg(unix)]
+            if err.raw_os_error() == Some(libc::ENOTDIR) {
+                return OpenRefusal::NotRegular("not a directory");
+            }
+            Self::refusal(err)
+        })
     }
 
     fn refusal(err: io::Error) -> OpenRefusal {

@@ -22,6 +22,7 @@ pub mod cli;
 pub mod confined_dir;
 pub mod data_files;
 pub mod module;
+pub mod output_files;
 mod pretty;
 // The sandbox loads compiled code from its cache (`Module::deserialize`, unsafe
 // because wasmtime trusts those bytes; sandbox/cache.rs checks them first) and

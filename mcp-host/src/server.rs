@@ -21,6 +21,7 @@ use crate::arguments::{CallSettings, PrepareError};
 use crate::bounded::{self, StopFlag};
 use crate::budget::{self, CallBudget};
 use crate::sandbox::{parse_result, Answer, CallInput, Module, Outcome, Sandbox, SandboxError};
+use crate::output_files::OutputError;
 use crate::tools;
 
 /// The reference's server name; hosts and logs know the server by it.
@@ -260,7 +261,14 @@ fn render(name: &str, answer: Answer) -> CallToolResult {
                 json!({"code": err.code, "argument": err.argument, "location": err.location, "line": err.line});
             error_result(name, &err.message, Some(details))
         }
+        // The result describes files that are not there: not returned.
+        Answer::NotWritten(err) => error_result(name, &err.message, Some(output_details(&err))),
     }
+}
+
+/// The machine-readable details of an export that was not written.
+fn output_details(err: &OutputError) -> Value {
+    json!({"code": err.code, "argument": "export", "location": "export.dir", "line": null})
 }
 
 /// A call refused before the module ran: its `path` (the code says why), or
@@ -274,6 +282,7 @@ fn prepare_error_result(name: &str, err: &PrepareError) -> CallToolResult {
         PrepareError::NotAnObject(_) => {
             json!({"code": "invalid_json", "argument": Value::Null, "location": Value::Null, "line": Value::Null})
         }
+        PrepareError::Output(output) => output_details(output),
     };
     error_result(name, &err.to_string(), Some(details))
 }

@@ -135,8 +135,9 @@ fn tools_list_names_titles_annotations_and_schemas() {
     }
 }
 
-/// The arguments contract v2 adds to `validate_rows`, in the order published.
-const CONTRACT_V2_ARGUMENTS: [&str; 3] = ["schema", "table", "row_rules"];
+/// The arguments contract v2 (`schema`, `table`, `row_rules`) and the export
+/// files (`export`, issue 16) add to `validate_rows`, in the order published.
+const CONTRACT_V2_ARGUMENTS: [&str; 4] = ["schema", "table", "row_rules", "export"];
 
 /// What every row-taking tool adds after the reference's arguments, in order.
 const ROW_TOOL_ARGUMENTS: [&str; 5] = ["csv", "path", "max_listed", "lists", "page"];

@@ -60,6 +60,11 @@ export const PRESENTATION = {
     placeholder: '[{"name": "ends_after_start", "check": "end_date >= start_date"}]',
     help: 'checks across the columns of a row (a CEL subset), as JSON',
   },
+  export: {
+    kind: 'json',
+    placeholder: '{"dir": "runs/today"}',
+    help: 'the MCP server’s (with --output-root): the whole split written as files; refused here, since this page writes nothing',
+  },
   table: {
     kind: 'json',
     placeholder: '{"primary_key": ["id"], "row_count": {"min": 1}}',

@@ -109,6 +109,20 @@ test('an argument error says where the fault is, as properties', () => {
   assert.doesNotMatch(typed.message, /NoneType|dict|\bint\b|\bstr\b/);
 });
 
+test('export is refused: this package writes no files', () => {
+  // The MCP server writes an export's files under --output-root; here nothing
+  // would, so the call is an argument error that says what to do instead.
+  const args = { rows: [{ a: 1 }], columns: [{ name: 'a' }], export: { dir: 'out' } };
+  for (const call of [() => esm.validateRows(args), () => esm.callToolValues('validate_rows', args)]) {
+    const error = thrownBy(call);
+    assert.ok(error instanceof esm.ValidationArgumentError);
+    assert.equal(error.argument, 'export');
+    assert.equal(error.location, 'export');
+    assert.match(error.message, /writes no files/);
+    assert.match(error.message, /--output-root/);
+  }
+});
+
 test('toolNames are the core names and the TypeScript ToolName union', () => {
   assert.deepEqual(esm.toolNames(), [
     'validate_rows',

@@ -191,7 +191,34 @@ export type ValidateRowsArgs = RowData &
     table?: TableRules;
     /** Checks across the columns of a row (contract v2). */
     row_rules?: readonly RowRule[];
+    /**
+     * Write the whole split as files: a feature of the MCP server started with
+     * `--output-root`. This package writes no files, so it throws a
+     * `ValidationArgumentError` naming `export`; ask for the whole lists
+     * (leave `max_listed` unset) or walk one with `page` instead.
+     */
+    export?: ExportRequest;
   };
+
+/** `validate_rows`'s `export` (MCP server only). */
+export interface ExportRequest {
+  /** A directory under the server's --output-root, created if absent. */
+  dir: string;
+  /** Replace existing files (regular files only). Default false. */
+  overwrite?: boolean;
+}
+
+/** One file an export wrote, as the result describes it. */
+export interface ExportedFile {
+  name: 'accepted.csv' | 'quarantine.csv' | 'accepted.jsonl' | 'quarantine.jsonl' | 'findings.jsonl';
+  /** The result list whose whole content the file holds. */
+  list: 'accepted' | 'quarantine' | 'findings';
+  /** Data rows (a CSV header is not counted); for findings.jsonl, findings. */
+  rows: number;
+  bytes: number;
+  /** The SHA-256 of the file's bytes, in lowercase hex. */
+  sha256: string;
+}
 
 /** A movement as an object; a bare signed number or numeric string also works. */
 export interface MovementInput {
@@ -407,6 +434,8 @@ export interface ValidateRowsReport
   columns_required_but_absent: string[];
   /** With `page`: where the page is in its list, and the next page's argument. */
   page?: PageResult<ValidateRowsPagedList>;
+  /** With `export` (MCP server only): what was written, and where. */
+  export?: { dir: string; overwrite: boolean; format: 'csv' | 'jsonl'; files: ExportedFile[] };
 }
 
 /** @deprecated Never returned: a `validate_rows` result is always a `ValidateRowsReport`. */

@@ -32,6 +32,19 @@
 //!     it in place (a host that read a CSV file need not escape it into JSON,
 //!     and the module need not unescape a copy). Text that is not UTF-8 is
 //!     an argument error naming "csv".
+//! mcpv_call_export(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32,
+//!                  csv_ptr: u32, csv_len: u32, csv_given: u32) -> u64
+//!     For a host that writes files: mcpv_call (csv_given 0, csv ignored) or
+//!     mcpv_call_csv (csv_given 1), except that a `validate_rows` call with
+//!     `export` also hands back the files of its whole split. Its result
+//!     buffer then has status 2:
+//!       2  a u32 (little-endian) file count n, then n spans of four u32s
+//!          (name_ptr, name_len, data_ptr, data_len: each file's name and
+//!          bytes, in linear memory, in the order of the result's
+//!          `export.files`), then the JSON result envelope.
+//!     The files stay in memory until the instance is dropped (a host reads
+//!     them in place, so the split is never copied out whole). A call with
+//!     no files answers with status 0 or 1, as mcpv_call does.
 //! ```
 //!
 //! Memory can grow during any call, so a host must re-read the memory's base
@@ -46,6 +59,13 @@ use validation_core::ToolError;
 pub const STATUS_OK: u8 = 0;
 /// First byte of a result buffer holding a JSON argument error.
 pub const STATUS_ARGUMENT_ERROR: u8 = 1;
+/// First byte of a result buffer holding the spans of an export's files,
+/// then the JSON result envelope (`mcpv_call_export`).
+pub const STATUS_OK_WITH_FILES: u8 = 2;
+
+/// Where one exported file lies in linear memory: its name's address and
+/// length, then its bytes' address and length.
+pub type FileSpan = [u32; 4];
 
 /// Run the check named by the UTF-8 bytes `tool` on the JSON text `args_json`,
 /// and encode the outcome as a result buffer (status byte, then JSON).
@@ -74,6 +94,34 @@ pub fn call_parsed_with_csv(tool: &[u8], args: Result<Value, ToolError>, csv: Ve
     let name = String::from_utf8_lossy(tool);
     match args.and_then(|args| validation_core::call_tool_with_csv(&name, args, csv)) {
         Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
+        Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
+    }
+}
+
+/// [`call_parsed`] (or [`call_parsed_with_csv`]) for a host that writes
+/// files: the files of an `export` are handed to `place`, which keeps them
+/// where they outlive the call and says where; the result buffer lists those
+/// spans before the JSON (status [`STATUS_OK_WITH_FILES`]). Without files it
+/// is the buffer the other calls return.
+pub fn call_exporting(
+    tool: &[u8],
+    args: Result<Value, ToolError>,
+    csv: Option<Vec<u8>>,
+    mut place: impl FnMut(validation_core::ExportFile) -> FileSpan,
+) -> Vec<u8> {
+    let name = String::from_utf8_lossy(tool);
+    match args.and_then(|args| validation_core::call_tool_exporting(&name, args, csv)) {
+        Ok((result, files)) if files.is_empty() => crate::chunked::prefixed_json(STATUS_OK, result),
+        Ok((result, files)) => {
+            let mut table = vec![STATUS_OK_WITH_FILES];
+            table.extend_from_slice(&(files.len() as u32).to_le_bytes());
+            for file in files {
+                for word in place(file) {
+                    table.extend_from_slice(&word.to_le_bytes());
+                }
+            }
+            crate::chunked::json_after(&table, result)
+        }
         Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
     }
 }
@@ -195,6 +243,51 @@ pub mod exports {
         super::pack(ptr, len)
     }
 
+    /// `mcpv_call_export(tool_ptr, tool_len, args_ptr, args_len, csv_ptr,
+    /// csv_len, csv_given) -> (ptr << 32) | len`; see the module documentation.
+    #[no_mangle]
+    pub extern "C" fn mcpv_call_export(
+        tool_ptr: u32,
+        tool_len: u32,
+        args_ptr: u32,
+        args_len: u32,
+        csv_ptr: u32,
+        csv_len: u32,
+        csv_given: u32,
+    ) -> u64 {
+        // SAFETY: as for mcpv_call.
+        let tool = unsafe { input(tool_ptr, tool_len) };
+        let args = validation_core::parse_arguments(unsafe { input(args_ptr, args_len) });
+        if args_len > 0 {
+            mcpv_free(args_ptr, args_len);
+        }
+        let csv = (csv_given != 0).then(|| {
+            if csv_len == 0 {
+                return Vec::new();
+            }
+            // SAFETY: as for mcpv_call_csv.
+            let bytes = std::ptr::slice_from_raw_parts_mut(csv_ptr as usize as *mut u8, csv_len as usize);
+            unsafe { Box::from_raw(bytes) }.into_vec()
+        });
+        let result = super::call_exporting(tool, args, csv, |file| {
+            let (name_ptr, name_len) = leak(file.name.into_bytes());
+            let (data_ptr, data_len) = leak(file.bytes);
+            [name_ptr, name_len, data_ptr, data_len]
+        })
+        .into_boxed_slice();
+        let len = result.len() as u32;
+        let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
+        super::pack(ptr, len)
+    }
+
+    /// Keep `bytes` in linear memory for the rest of the instance's life
+    /// (the host reads them after the call; the instance is dropped after
+    /// that), and say where they are.
+    fn leak(bytes: Vec<u8>) -> (u32, u32) {
+        let bytes = Box::leak(bytes.into_boxed_slice());
+        (bytes.as_ptr() as usize as u32, bytes.len() as u32)
+    }
+
     unsafe fn input<'a>(ptr: u32, len: u32) -> &'a [u8] {
         if len == 0 {
             // The pointer may be anything (even 0) when there are no bytes.
@@ -233,6 +326,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_export_lists_its_files_before_the_json() {
+        let args = serde_json::json!({"columns": [{"name": "n", "type": "integer"}], "export": {"dir": "out"}});
+        let mut placed = Vec::new();
+        let buffer = call_exporting(b"validate_rows", Ok(args), Some(b"n\n1\nx\n".to_vec()), |file| {
+            placed.push(file);
+            let at = placed.len() as u32;
+            [at, 10 * at, 100 * at, 1000 * at]
+        });
+        assert_eq!(buffer[0], STATUS_OK_WITH_FILES);
+        let names: Vec<&str> = placed.iter().map(|file| file.name.as_str()).collect();
+        assert_eq!(names, ["accepted.csv", "quarantine.csv", "findings.jsonl"]);
+        assert_eq!(placed[0].bytes, b"n\n1\n", "the accepted record, under the header");
+        assert_eq!(&buffer[1..5], 3u32.to_le_bytes());
+        let words: Vec<u32> =
+            buffer[5..5 + 48].chunks(4).map(|word| u32::from_le_bytes(word.try_into().unwrap())).collect();
+        assert_eq!(words, [1, 10, 100, 1000, 2, 20, 200, 2000, 3, 30, 300, 3000]);
+        let result: Value = serde_json::from_slice(&buffer[53..]).unwrap();
+        assert_eq!(result["export"]["files"][1]["rows"], 1, "the row with n = x");
+        // Without `export`, the buffer is the one mcpv_call_csv returns.
+        let plain = serde_json::json!({"columns": [{"name": "n", "type": "integer"}]});
+        let buffer = call_exporting(b"validate_rows", Ok(plain.clone()), Some(b"n\n1\n".to_vec()), |_| unreachable!());
+        assert_eq!(buffer, call_parsed_with_csv(b"validate_rows", Ok(plain), b"n\n1\n".to_vec()));
+        // And the other entry points refuse `export`.
+        let refused = call(b"validate_rows", br#"{"rows": [], "export": {"dir": "out"}}"#);
+        assert_eq!(refused[0], STATUS_ARGUMENT_ERROR);
     }
 
     #[test]

@@ -48,13 +48,19 @@ impl io::Write for Chunks {
 /// writes it), in one buffer of exactly that length. `value` is dropped as
 /// soon as it is written.
 pub(crate) fn prefixed_json(prefix: u8, value: Value) -> Vec<u8> {
+    json_after(&[prefix], value)
+}
+
+/// The bytes `prefix`, then the compact JSON text of `value`, as
+/// [`prefixed_json`] writes them.
+pub(crate) fn json_after(prefix: &[u8], value: Value) -> Vec<u8> {
     let mut chunks = Chunks::default();
     // Writing to memory cannot fail, and a `Value` always serialises (its
     // keys are strings and its numbers finite).
     serde_json::to_writer(&mut chunks, &value).expect("a JSON value serialises to memory");
     drop(value);
-    let mut out = Vec::with_capacity(1 + chunks.len);
-    out.push(prefix);
+    let mut out = Vec::with_capacity(prefix.len() + chunks.len);
+    out.extend_from_slice(prefix);
     for chunk in chunks.full.into_iter().chain([chunks.current]) {
         out.extend_from_slice(&chunk);
     }

@@ -120,12 +120,29 @@ pub(super) fn validate_rows() -> Value {
             "row_key": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "Row Key"},
             "table": table_property(),
             "row_rules": row_rules_property(),
+            "export": export_property(),
         },
         "required": ["rows"],
         "type": "object",
         "title": "validate_rowsArguments",
     }));
     with_listing_arguments(schema, &listing::VALIDATE_ROWS)
+}
+
+/// `validate_rows`'s `export` (issue 16): the whole split as files, written
+/// by an MCP server whose operator allows it.
+fn export_property() -> Value {
+    json!({
+        "type": "object",
+        "title": "Export",
+        "description": "Write the whole split as files, whatever the result lists: {\"dir\": \"runs/today\"} (a directory under one the MCP server was started with, --output-root; created if absent). CSV input gives accepted.csv (the accepted records as read, under the header) and quarantine.csv (_row_index, _line, _reasons, then the record); JSON input gives accepted.jsonl and quarantine.jsonl (each line an entry as the result's lists hold it); both give findings.jsonl (every finding). Files are written atomically and never replace existing ones unless overwrite is true. The result's `export.files` names each file with its rows, bytes and sha256. Refused (isError) where no files may be written: a server without --output-root, or the npm package.",
+        "properties": {
+            "dir": {"type": "string", "minLength": 1},
+            "overwrite": {"type": "boolean", "default": false},
+        },
+        "required": ["dir"],
+        "additionalProperties": false,
+    })
 }
 
 /// `max_listed`: the list cap, for a check whose input is counted in `items`.

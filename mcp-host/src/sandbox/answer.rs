@@ -3,10 +3,45 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::output_files::OutputError;
+
 /// Status byte of a result envelope (wasm/src/abi.rs `STATUS_OK`).
-const STATUS_OK: u8 = 0;
+pub(crate) const STATUS_OK: u8 = 0;
 /// Status byte of an argument error (wasm/src/abi.rs `STATUS_ARGUMENT_ERROR`).
 const STATUS_ARGUMENT_ERROR: u8 = 1;
+/// Status byte of a result envelope after the spans of an export's files
+/// (wasm/src/abi.rs `STATUS_OK_WITH_FILES`).
+pub(crate) const STATUS_OK_WITH_FILES: u8 = 2;
+
+/// One exported file's span: four little-endian u32s (name address, name
+/// length, bytes address, bytes length).
+const SPAN_BYTES: usize = 16;
+
+/// Where one exported file's name and bytes lie in linear memory.
+pub(crate) type FileSpan = [std::ops::Range<usize>; 2];
+
+/// Split a [`STATUS_OK_WITH_FILES`] buffer's body into its file spans, as
+/// (name, bytes) ranges of linear memory, and the JSON after them.
+pub(crate) fn split_files(body: &[u8]) -> Result<(Vec<FileSpan>, &[u8]), String> {
+    let word = |bytes: &[u8], at: usize| -> Result<usize, String> {
+        let word = bytes.get(at..at + 4).ok_or("the file table is cut short")?;
+        Ok(u32::from_le_bytes([word[0], word[1], word[2], word[3]]) as usize)
+    };
+    let count = word(body, 0)?;
+    let table_end = count.checked_mul(SPAN_BYTES).and_then(|size| size.checked_add(4)).ok_or("too many files")?;
+    if table_end > body.len() {
+        return Err(format!("the file table of {count} files is longer than the result"));
+    }
+    let spans = (0..count)
+        .map(|index| {
+            let at = 4 + index * SPAN_BYTES;
+            let (name, name_len) = (word(body, at)?, word(body, at + 4)?);
+            let (data, data_len) = (word(body, at + 8)?, word(body, at + 12)?);
+            Ok([name..name + name_len, data..data + data_len])
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((spans, &body[table_end..]))
+}
 
 /// What the core answered.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +53,9 @@ pub enum Answer {
     Result(String),
     /// A malformed call, as the core reported it.
     ArgumentError(ArgumentError),
+    /// The core answered with the files of an export, and the host could not
+    /// write them (so the result, which describes them, is not returned).
+    NotWritten(OutputError),
 }
 
 /// The core's `ToolError`, as it crosses the byte ABI.
@@ -64,6 +102,7 @@ impl Answer {
         match self {
             Answer::Result(_) => "result",
             Answer::ArgumentError(_) => "argument_error",
+            Answer::NotWritten(_) => "export_not_written",
         }
     }
 }

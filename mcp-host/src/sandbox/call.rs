@@ -11,10 +11,12 @@ use std::time::{Duration, Instant};
 
 use wasmtime::{InstancePre, Memory, Store, Trap, TypedFunc, UpdateDeadline};
 
+use super::answer::{split_files, STATUS_OK, STATUS_OK_WITH_FILES};
 use super::limits::{Limits, MemoryCap, SandboxError};
 use super::CallInput;
 use crate::bounded::StopFlag;
 use crate::budget::MemoryPool;
+use crate::output_files::{ExportPlan, OutputError};
 
 /// Everything one call's `Store` carries.
 pub(crate) struct CallState {
@@ -54,6 +56,8 @@ pub(crate) struct RawOutcome {
     pub(crate) peak_memory_bytes: usize,
     /// Wall-clock time of the call, instantiation included.
     pub(crate) elapsed: Duration,
+    /// Why the files of the call's export could not be written, if they could not.
+    pub(crate) not_written: Option<OutputError>,
 }
 
 /// Run `tool` on `input` in a new instance from `pre`, until `deadline`.
@@ -95,9 +99,14 @@ pub(crate) fn run(
     let fuel_used = limits.max_fuel - store.get_fuel().unwrap_or(0);
     let memory = &store.data().memory;
     match result {
-        Ok((status, json)) => {
-            Ok(RawOutcome { status, json, fuel_used, peak_memory_bytes: memory.peak_bytes, elapsed: started.elapsed() })
-        }
+        Ok(Answered { status, json, not_written }) => Ok(RawOutcome {
+            status,
+            json,
+            fuel_used,
+            peak_memory_bytes: memory.peak_bytes,
+            elapsed: started.elapsed(),
+            not_written,
+        }),
         Err(err) => Err(match memory.busy {
             // A growth the pool refused explains whatever failure followed it.
             Some(busy) => SandboxError::Busy(busy),
@@ -146,24 +155,42 @@ impl From<wasmtime::Error> for AbiError {
     }
 }
 
+/// `mcpv_call_export(tool_ptr, tool_len, args_ptr, args_len, csv_ptr, csv_len, csv_given)`.
+type ExportCall = TypedFunc<(u32, u32, u32, u32, u32, u32, u32), u64>;
+
+/// What the module's result buffer held, once any files it handed over are written.
+struct Answered {
+    status: u8,
+    json: Vec<u8>,
+    not_written: Option<OutputError>,
+}
+
 fn call_abi(
     store: &mut Store<CallState>,
     pre: &InstancePre<CallState>,
     tool: &[u8],
     input: CallInput,
-) -> Result<(u8, Vec<u8>), AbiError> {
+) -> Result<Answered, AbiError> {
     let instance = pre.instantiate(&mut *store)?;
     let memory =
         instance.get_memory(&mut *store, "memory").ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
     let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
     advise_huge_pages(store, &memory);
 
-    let CallInput { args, csv } = input;
+    let CallInput { args, csv, export } = input;
     let tool_ptr = write_input(store, &memory, &alloc, tool)?;
     let args_ptr = write_input(store, &memory, &alloc, &args)?;
     let args_len = len32(&args)?;
     drop(args);
     let packed = match csv {
+        _ if export.is_some() => {
+            let call: ExportCall = instance.get_typed_func(&mut *store, "mcpv_call_export")?;
+            let (csv_ptr, csv_len, csv_given) = match csv {
+                Some(csv) => (write_input(store, &memory, &alloc, csv.as_bytes())?, len32(csv.as_bytes())?, 1),
+                None => (0, 0, 0),
+            };
+            call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, args_len, csv_ptr, csv_len, csv_given))?
+        }
         None => {
             let call: TypedFunc<(u32, u32, u32, u32), u64> = instance.get_typed_func(&mut *store, "mcpv_call")?;
             call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, args_len))?
@@ -186,8 +213,26 @@ fn call_abi(
     })?;
     // Only the JSON is copied out: the status byte stays behind, so the text
     // needs no second move to drop it.
-    let (status, json) = super::answer::split_status(&data[ptr..end]).map_err(AbiError::Broken)?;
-    Ok((status, json.to_vec()))
+    let (status, body) = super::answer::split_status(&data[ptr..end]).map_err(AbiError::Broken)?;
+    if status != STATUS_OK_WITH_FILES {
+        return Ok(Answered { status, json: body.to_vec(), not_written: None });
+    }
+    let (spans, json) = split_files(body).map_err(AbiError::Broken)?;
+    let Some(ExportPlan::To(target)) = export else {
+        return Err(AbiError::Broken("the module handed over files the call did not ask for".into()));
+    };
+    // Written from the module's memory, where the files are: the split is
+    // never copied out whole.
+    let mut files = Vec::with_capacity(spans.len());
+    for [name, bytes] in spans {
+        let (Some(name), Some(bytes)) = (data.get(name), data.get(bytes)) else {
+            return Err(AbiError::Broken("a file's span lies outside linear memory".into()));
+        };
+        let name = std::str::from_utf8(name).map_err(|_| AbiError::Broken("a file name is not UTF-8".into()))?;
+        files.push((name, bytes));
+    }
+    let not_written = target.write_all(&files).err();
+    Ok(Answered { status: STATUS_OK, json: json.to_vec(), not_written })
 }
 
 /// Ask the kernel to back the part of linear memory a call can grow into

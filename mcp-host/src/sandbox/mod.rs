@@ -34,6 +34,7 @@ pub use limits::{Limits, SandboxError};
 
 use crate::bounded::{self, StopFlag};
 use crate::budget::MemoryPool;
+use crate::output_files::ExportPlan;
 use call::CallState;
 
 /// The prepared module, or why it could not be prepared.
@@ -166,11 +167,15 @@ pub struct CallInput {
     pub args: Vec<u8>,
     /// The `csv` argument, given beside `args` (which then has no `csv`).
     pub csv: Option<String>,
+    /// Where the files of the call's `export` go: the call then runs
+    /// through `mcpv_call_export`, and the files are written from the
+    /// module's memory before the instance is dropped.
+    pub export: Option<ExportPlan>,
 }
 
 impl From<Vec<u8>> for CallInput {
     fn from(args: Vec<u8>) -> Self {
-        CallInput { args, csv: None }
+        CallInput { args, csv: None, export: None }
     }
 }
 
@@ -194,7 +199,10 @@ impl Module {
         stop: &StopFlag,
     ) -> Result<Outcome, SandboxError> {
         let raw = call::run(&self.pre, self.limits, &self.pool, deadline, stop.clone(), tool.as_bytes(), input.into())?;
-        let answer = Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?;
+        let answer = match raw.not_written {
+            Some(err) => Answer::NotWritten(err),
+            None => Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?,
+        };
         Ok(Outcome { answer, fuel_used: raw.fuel_used, peak_memory_bytes: raw.peak_memory_bytes, elapsed: raw.elapsed })
     }
 }
@@ -209,7 +217,7 @@ fn prepare(engine: &wasmtime::Engine, cache_dir: Option<&Path>) -> Prepared {
     // there is no WASI. The byte ABI (mcpv_*) never calls an import.
     linker.define_unknown_imports_as_traps(&module).map_err(|err| format!("cannot link the module: {err}"))?;
     let pre = linker.instantiate_pre(&module).map_err(|err| format!("cannot pre-instantiate the module: {err}"))?;
-    for export in ["memory", "mcpv_alloc", "mcpv_call", "mcpv_call_csv"] {
+    for export in ["memory", "mcpv_alloc", "mcpv_call", "mcpv_call_csv", "mcpv_call_export"] {
         if module.get_export(export).is_none() {
             return Err(format!("the module has no `{export}` export; is it the validation module?"));
         }
