@@ -20,8 +20,8 @@ use std::time::Instant;
 use crate::arguments::{CallSettings, PrepareError};
 use crate::bounded::{self, StopFlag};
 use crate::budget::{self, CallBudget};
-use crate::sandbox::{parse_result, Answer, CallInput, Module, Outcome, Sandbox, SandboxError};
 use crate::output_files::OutputError;
+use crate::sandbox::{parse_result, Answer, CallInput, Module, Outcome, Sandbox, SandboxError};
 use crate::tools;
 
 /// The reference's server name; hosts and logs know the server by it.

@@ -138,7 +138,8 @@ fn a_connection_over_the_cap_gets_503_and_a_freed_slot_serves_again() {
     assert!(reply.starts_with("HTTP/1.1 503"), "{reply}");
     assert!(reply.contains("--max-connections") && reply.contains("retry-after: 5"), "{reply}");
     assert!(took < Duration::from_secs(5), "the refusal took {took:?}");
-    assert!(server.stderr().contains("refused a connection: 3 are open"), "{}", server.stderr());
+    // The log line is read from the server's stderr by another thread: wait for it.
+    assert!(server.wait_for_stderr("refused a connection: 3 are open", Duration::from_secs(10)), "{}", server.stderr());
     drop(held);
     thread::sleep(Duration::from_millis(300));
     assert_still_serving(&server);
