@@ -8,12 +8,15 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::TypedValueParser as _;
 use clap::{Parser, ValueEnum};
 
 use crate::arguments::CallSettings;
+use crate::budget::{self, CallBudget, MemoryPool};
 use crate::data_files::DataRoots;
 use crate::output_files::OutputRoots;
 use crate::sandbox::Limits;
+use crate::transport::http::HttpLimits;
 
 // The defaults are sized from a 100,000-row, 4-column `validate_rows` (8.4 MiB
 // of arguments), measured with `scripts/bench.sh`: 4.65 billion fuel units,
@@ -41,6 +44,40 @@ pub const DEFAULT_MAX_MESSAGE_MIB: u64 = 64;
 pub const DEFAULT_MAX_LISTED: u64 = 25;
 /// Default cap on a file named by a `path` argument, in MiB.
 pub const DEFAULT_MAX_FILE_MIB: u64 = 512;
+
+/// Default cap on calls running at once: twice the cores, and at least 4.
+/// Calls are CPU-bound, so more than the cores only divides the CPU between
+/// them; twice leaves a slot for a quick call while long ones run.
+pub fn default_max_concurrent_calls() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    (2 * cores).max(4)
+}
+
+/// Default time a call waits for a slot or for memory before it is answered
+/// busy, in seconds: long enough to ride out a burst of quick calls, short
+/// next to a client's own timeout (often 60 s).
+pub const DEFAULT_BUSY_WAIT_SECS: u64 = 10;
+
+/// Default share of the machine's memory (or its container's limit) the
+/// calls may hold together: half, leaving the rest to everything else on it.
+const DEFAULT_TOTAL_MEMORY_SHARE: u64 = 2;
+/// The machine's memory assumed when it cannot be read.
+const ASSUMED_MEMORY_BYTES: u64 = 4 << 30;
+
+/// Default time an HTTP connection has to send a request's headers, in
+/// seconds, counted from when it opened or its last response ended (hyper
+/// arms one timer for both, so this is also the idle keep-alive timeout).
+/// Clients send headers in one write; their pools drop idle connections
+/// after 4-5 s (httpx, undici), so 10 s closes only what no client uses.
+pub const DEFAULT_HEADER_TIMEOUT_SECS: u64 = 10;
+/// Default time an HTTP client has to send a whole request body, in
+/// seconds: the largest body (--max-message-mib, 64 MiB) in 30 s needs about
+/// 2 MiB/s, far below any local or LAN link.
+pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 30;
+/// Default cap on open HTTP connections: far more than MCP clients open (one
+/// or a few each), and well below the usual 1,024 file descriptors, so the
+/// server keeps descriptors for its own files and the listener.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 
 /// Default stderr log filter: quiet, warnings and errors only (a refused
 /// message, a stopped call, a risky flag). MCP hosts keep a server's stderr
@@ -129,6 +166,48 @@ pub struct Cli {
     #[arg(long, env = "MCP_VALIDATION_MAX_MESSAGE_MIB", default_value_t = DEFAULT_MAX_MESSAGE_MIB,
           value_parser = clap::value_parser!(u64).range(1..=4095))]
     pub max_message_mib: u64,
+
+    /// Most tool calls running at once, over every session and transport
+    /// (default: twice the cores, at least 4). A call over it waits
+    /// --busy-wait-secs for a slot, then is answered busy (retry later).
+    #[arg(long, env = "MCP_VALIDATION_MAX_CONCURRENT_CALLS", default_value_t = default_max_concurrent_calls(),
+          value_parser = clap::value_parser!(u64).range(1..=4096).map(|n| n as usize), value_name = "N")]
+    pub max_concurrent_calls: usize,
+
+    /// Memory all running calls may hold together, in MiB: their arguments,
+    /// the HTTP bodies being read, files read for `path`, and the module's
+    /// linear memory. Default: half the machine's memory (or its container's
+    /// limit), and never less than --max-memory-mib. A call that finds it
+    /// spent waits --busy-wait-secs, then is answered busy (retry later).
+    #[arg(long, env = "MCP_VALIDATION_MAX_TOTAL_MEMORY_MIB", value_name = "MIB",
+          value_parser = clap::value_parser!(u64).range(2..=(1 << 30)))]
+    pub max_total_memory_mib: Option<u64>,
+
+    /// Seconds a call waits for a free slot or for memory before it is
+    /// answered with a busy error (0: answer busy at once).
+    #[arg(long, env = "MCP_VALIDATION_BUSY_WAIT_SECS", default_value_t = DEFAULT_BUSY_WAIT_SECS,
+          value_parser = clap::value_parser!(u64).range(0..=600))]
+    pub busy_wait_secs: u64,
+
+    /// HTTP: seconds a connection has to send a request's headers, counted
+    /// from when it opened or its last response ended; so it is also the
+    /// idle keep-alive timeout. The connection is closed after it.
+    #[arg(long, env = "MCP_VALIDATION_HEADER_TIMEOUT_SECS", default_value_t = DEFAULT_HEADER_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout_secs: u64,
+
+    /// HTTP: seconds a client has to send a whole request body, after its
+    /// headers. A slower body gets 408 Request Timeout and its bytes are freed.
+    #[arg(long, env = "MCP_VALIDATION_BODY_TIMEOUT_SECS", default_value_t = DEFAULT_BODY_TIMEOUT_SECS,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout_secs: u64,
+
+    /// HTTP: most connections open at once. One more is answered 503 Service
+    /// Unavailable and closed, so idle sockets cannot use up the server's
+    /// file descriptors.
+    #[arg(long, env = "MCP_VALIDATION_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS,
+          value_parser = clap::value_parser!(u64).range(1..=65_536).map(|n| n as usize), value_name = "N")]
+    pub max_connections: usize,
 
     /// Directory for the compiled module, so later launches skip compiling it.
     /// Default: $XDG_CACHE_HOME/mcp-validation-server (or ~/.cache/..., or
@@ -238,6 +317,36 @@ impl Cli {
         })
     }
 
+    /// The server-wide budget: call slots, the memory pool and the wait.
+    /// Refused when the pool is smaller than one call's memory cap (a call
+    /// alone would then be told the server is busy for ever).
+    pub fn budget(&self) -> Result<CallBudget, String> {
+        let per_call = self.max_memory_mib << 20;
+        let total = match self.max_total_memory_mib {
+            Some(mib) if mib < self.max_memory_mib => {
+                return Err(format!(
+                    "--max-total-memory-mib {mib} is less than --max-memory-mib {}: one call alone could not run",
+                    self.max_memory_mib
+                ))
+            }
+            Some(mib) => mib << 20,
+            None => (budget::physical_memory_bytes().unwrap_or(ASSUMED_MEMORY_BYTES) / DEFAULT_TOTAL_MEMORY_SHARE)
+                .max(per_call),
+        };
+        let wait = Duration::from_secs(self.busy_wait_secs);
+        Ok(CallBudget::new(self.max_concurrent_calls, MemoryPool::new(total), wait))
+    }
+
+    /// The HTTP connection and body limits.
+    pub fn http_limits(&self) -> HttpLimits {
+        HttpLimits {
+            max_body_bytes: self.max_message_bytes(),
+            header_timeout: Duration::from_secs(self.header_timeout_secs),
+            body_timeout: Duration::from_secs(self.body_timeout_secs),
+            max_connections: self.max_connections,
+        }
+    }
+
     /// The incoming-message cap in bytes.
     pub fn max_message_bytes(&self) -> usize {
         usize::try_from(self.max_message_mib * 1024 * 1024).unwrap_or(usize::MAX)
@@ -286,5 +395,24 @@ mod tests {
         assert!(Cli::try_parse_from(["mcp-validation-server", "--max-fuel", "0"]).is_err());
         assert!(Cli::try_parse_from(["mcp-validation-server", "--timeout-secs", "0"]).is_err());
         assert!(Cli::try_parse_from(["mcp-validation-server", "--max-memory-mib", "4096"]).is_err());
+        assert!(Cli::try_parse_from(["mcp-validation-server", "--max-concurrent-calls", "0"]).is_err());
+        assert!(Cli::try_parse_from(["mcp-validation-server", "--max-connections", "0"]).is_err());
+        assert!(Cli::try_parse_from(["mcp-validation-server", "--header-timeout-secs", "0"]).is_err());
+    }
+
+    #[test]
+    fn the_budget_defaults_from_the_machine_and_is_never_below_one_call() {
+        let cli = Cli::try_parse_from(["mcp-validation-server"]).unwrap();
+        assert!(cli.max_concurrent_calls >= 4);
+        let budget = cli.budget().unwrap();
+        assert!(budget.memory().limit_bytes() >= DEFAULT_MAX_MEMORY_MIB << 20);
+        assert_eq!(budget.wait(), Duration::from_secs(DEFAULT_BUSY_WAIT_SECS));
+        let set = Cli::try_parse_from(["mcp-validation-server", "--max-total-memory-mib", "3000"]).unwrap();
+        assert_eq!(set.budget().unwrap().memory().limit_bytes(), 3000 << 20);
+        let small = Cli::try_parse_from(["mcp-validation-server", "--max-total-memory-mib", "512"]).unwrap();
+        assert!(small.budget().unwrap_err().contains("less than --max-memory-mib 1024"));
+        let http = cli.http_limits();
+        assert_eq!(http.header_timeout, Duration::from_secs(DEFAULT_HEADER_TIMEOUT_SECS));
+        assert_eq!(http.max_connections, DEFAULT_MAX_CONNECTIONS);
     }
 }

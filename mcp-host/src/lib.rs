@@ -8,6 +8,8 @@
 //! - [`sandbox`]: the engine, the compiled-module cache, one call per instance;
 //! - [`tools`]: the tool metadata `tools/list` publishes;
 //! - [`server`]: the MCP handler;
+//! - [`budget`]: the calls running at once and the bytes they hold together,
+//!   over every session and transport;
 //! - [`arguments`], [`data_files`], [`confined_dir`], [`bounded`]: what the
 //!   host adds to a call before the module sees it (the default cap, the data
 //!   of a `path` file read inside a `--data-root`, within the call's deadline);
@@ -15,6 +17,7 @@
 
 pub mod arguments;
 pub mod bounded;
+pub mod budget;
 pub mod cli;
 pub mod confined_dir;
 pub mod data_files;
@@ -23,8 +26,8 @@ pub mod output_files;
 mod pretty;
 // The sandbox loads compiled code from its cache (`Module::deserialize`, unsafe
 // because wasmtime trusts those bytes; sandbox/cache.rs checks them first) and
-// asks libc for the effective user (geteuid). The rest of the crate has no
-// `unsafe`.
+// asks libc for the effective user (geteuid). Besides it, only
+// `budget::release_freed_memory` (one libc call) has `unsafe`.
 #[allow(unsafe_code)]
 pub mod sandbox;
 pub mod server;
@@ -47,8 +50,10 @@ pub async fn run(cli: Cli) -> io::Result<()> {
     };
     // A bad --data-root is refused before the module is prepared.
     let settings = cli.call_settings().map_err(io::Error::other)?;
-    let sandbox = Sandbox::start(cli.limits(), cache_dir).map_err(io::Error::other)?;
-    let server = ValidationServer::new(sandbox, settings);
+    let budget = cli.budget().map_err(io::Error::other)?;
+    let sandbox =
+        Sandbox::start(cli.limits(), cache_dir).map_err(io::Error::other)?.with_memory_pool(budget.memory().clone());
+    let server = ValidationServer::new(sandbox, settings, budget.clone());
     match cli.transport {
         Transport::Stdio => transport::stdio::serve(server, cli.max_message_bytes()).await,
         Transport::StreamableHttp => {
@@ -67,7 +72,8 @@ pub async fn run(cli: Cli) -> io::Result<()> {
                 }
                 transport::auth::TokenSource::File => {}
             }
-            transport::http::serve(server, address, cli.max_message_bytes(), origins, auth).await
+            let policies = transport::http::Policies { origins, auth, budget };
+            transport::http::serve(server, address, cli.http_limits(), policies).await
         }
     }
 }

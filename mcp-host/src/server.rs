@@ -19,8 +19,9 @@ use std::time::Instant;
 
 use crate::arguments::{CallSettings, PrepareError};
 use crate::bounded::{self, StopFlag};
+use crate::budget::{self, CallBudget};
 use crate::output_files::OutputError;
-use crate::sandbox::{parse_result, Answer, Outcome, Sandbox, SandboxError};
+use crate::sandbox::{parse_result, Answer, CallInput, Module, Outcome, Sandbox, SandboxError};
 use crate::tools;
 
 /// The reference's server name; hosts and logs know the server by it.
@@ -52,54 +53,113 @@ pub struct RawArguments(pub Arc<str>);
 pub struct ValidationServer {
     sandbox: Sandbox,
     settings: Arc<CallSettings>,
+    budget: CallBudget,
 }
+
+/// Arguments at least this large are a large call: once it is over, the
+/// memory it freed is handed back to the system.
+const LARGE_CALL_BYTES: usize = 1 << 20;
 
 impl ValidationServer {
     /// A server whose tool calls run in `sandbox`, their arguments prepared
-    /// with `settings` (default `max_listed`, data roots for `path`).
-    pub fn new(sandbox: Sandbox, settings: CallSettings) -> Self {
-        ValidationServer { sandbox, settings: Arc::new(settings) }
+    /// with `settings` (default `max_listed`, data roots for `path`), within
+    /// `budget` (call slots and bytes, shared by every call of every session;
+    /// the sandbox should take its linear memory from the same pool).
+    pub fn new(sandbox: Sandbox, settings: CallSettings, budget: CallBudget) -> Self {
+        ValidationServer { sandbox, settings: Arc::new(settings), budget }
     }
 
     /// Run one tool call: the one path every transport takes.
     ///
-    /// Arguments in (as JSON text), the MCP result out. Everything slow —
+    /// Arguments in (as JSON text), the MCP result out. The call first takes
+    /// a slot and reserves its arguments' bytes in the server's budget
+    /// (waiting briefly for either; busy after that). Everything slow —
     /// reading a `path` file, the module, rendering the result — runs in one
     /// blocking step, within the call's deadline (which covers the file read
     /// as well as the module) and stopped by `cancelled`.
     pub async fn call(&self, name: &str, arguments: Arc<str>, cancelled: impl Future<Output = ()>) -> CallToolResult {
+        self.call_reserved(name, arguments, None, cancelled).await
+    }
+
+    /// [`ValidationServer::call`], with the arguments' bytes perhaps
+    /// reserved already (by the HTTP transport, before it read the body).
+    async fn call_reserved(
+        &self,
+        name: &str,
+        arguments: Arc<str>,
+        held: Option<budget::Reservation>,
+        cancelled: impl Future<Output = ()>,
+    ) -> CallToolResult {
         tokio::pin!(cancelled);
-        let module = tokio::select! {
-            module = self.sandbox.module() => module,
+        let admitted = tokio::select! {
+            admitted = self.admit(arguments.len(), held) => admitted,
             () = &mut cancelled => Err(SandboxError::Cancelled),
         };
-        let module = match module {
-            Ok(module) => module,
+        let (module, slot, mut reserved) = match admitted {
+            Ok(admitted) => admitted,
             Err(err) => return stopped(name, &err),
         };
         let deadline = Instant::now() + self.sandbox.timeout();
         let settings = Arc::clone(&self.settings);
         let tool = name.to_owned();
+        let large = arguments.len() >= LARGE_CALL_BYTES;
         let work = move |stop: &StopFlag| {
             let args = match settings.prepare(&tool, &arguments, stop) {
                 Ok(args) => args,
                 Err(err) => return prepare_error_result(&tool, &err),
             };
             drop(arguments);
-            match module.call(&tool, args, deadline, stop) {
-                Ok(outcome) => {
-                    log_call(&tool, &outcome);
-                    render(&tool, outcome.answer)
-                }
-                // Set when whoever waited has answered (and logged) already.
-                Err(_) if stop.is_set() => error_result(&tool, "the call was stopped", None),
-                Err(err) => stopped(&tool, &err),
+            // A `path` file's text is held beside the module's memory.
+            let file_bytes = args.csv.as_ref().map_or(0, String::len);
+            if let Err(busy) = reserved.try_grow(file_bytes as u64) {
+                return stopped(&tool, &SandboxError::Busy(busy));
             }
+            let result = run_module(&module, &tool, args, deadline, stop);
+            drop((reserved, slot));
+            if large || file_bytes >= LARGE_CALL_BYTES {
+                budget::release_freed_memory();
+            }
+            result
         };
         match bounded::run_blocking(work, deadline, self.sandbox.timeout(), cancelled).await {
             Ok(result) => result,
             Err(err) => stopped(name, &err),
         }
+    }
+
+    /// The prepared module, a call slot and the arguments' bytes, each
+    /// waited for (the slot and the bytes within the budget's wait).
+    async fn admit(
+        &self,
+        argument_bytes: usize,
+        held: Option<budget::Reservation>,
+    ) -> Result<(Module, budget::Slot, budget::Reservation), SandboxError> {
+        let module = self.sandbox.module().await?;
+        let slot = self.budget.slot().await.map_err(SandboxError::Busy)?;
+        let reserved = match held {
+            // The body held the arguments and more: its bytes cover them.
+            Some(held) if held.bytes() >= argument_bytes as u64 => held,
+            _ => self
+                .budget
+                .memory()
+                .reserve(argument_bytes as u64, self.budget.wait())
+                .await
+                .map_err(SandboxError::Busy)?,
+        };
+        Ok((module, slot, reserved))
+    }
+}
+
+/// Run the module on the prepared arguments, and render its answer.
+fn run_module(module: &Module, tool: &str, args: CallInput, deadline: Instant, stop: &StopFlag) -> CallToolResult {
+    match module.call(tool, args, deadline, stop) {
+        Ok(outcome) => {
+            log_call(tool, &outcome);
+            render(tool, outcome.answer)
+        }
+        // Set when whoever waited has answered (and logged) already.
+        Err(_) if stop.is_set() => error_result(tool, "the call was stopped", None),
+        Err(err) => stopped(tool, &err),
     }
 }
 
@@ -144,7 +204,8 @@ impl ServerHandler for ValidationServer {
             // apart): written back as text once, in the same form.
             None => Arc::from(Value::Object(request.arguments.unwrap_or_default()).to_string()),
         };
-        Ok(self.call(&name, arguments, context.ct.cancelled()).await.into())
+        let held = held_reservation(&context);
+        Ok(self.call_reserved(&name, arguments, held, context.ct.cancelled()).await.into())
     }
 }
 
@@ -156,6 +217,11 @@ fn raw_arguments(context: &mut RequestContext<RoleServer>) -> Option<RawArgument
     }
     // Taken, not cloned, so the text is freed as soon as the module has it.
     context.extensions.get_mut::<axum::http::request::Parts>()?.extensions.remove::<RawArguments>()
+}
+
+/// The bytes the HTTP transport reserved for this request's body, if any.
+fn held_reservation(context: &RequestContext<RoleServer>) -> Option<budget::Reservation> {
+    context.extensions.get::<axum::http::request::Parts>()?.extensions.get::<budget::HeldReservation>()?.take()
 }
 
 fn log_call(name: &str, outcome: &Outcome) {
@@ -226,6 +292,7 @@ fn sandbox_error_result(name: &str, err: &SandboxError) -> CallToolResult {
         SandboxError::OutOfFuel { limit } => json!(limit),
         SandboxError::OutOfMemory { limit_bytes } => json!(limit_bytes / (1024 * 1024)),
         SandboxError::Timeout { limit } => json!(limit.as_secs()),
+        SandboxError::Busy(busy) => json!(busy.limit()),
         _ => Value::Null,
     };
     let details = json!({"code": err.code(), "limit": limit, "flag": err.flag()});

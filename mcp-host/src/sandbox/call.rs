@@ -15,6 +15,7 @@ use super::answer::{split_files, STATUS_OK, STATUS_OK_WITH_FILES};
 use super::limits::{Limits, MemoryCap, SandboxError};
 use super::CallInput;
 use crate::bounded::StopFlag;
+use crate::budget::MemoryPool;
 use crate::output_files::{ExportPlan, OutputError};
 
 /// Everything one call's `Store` carries.
@@ -67,13 +68,14 @@ pub(crate) struct RawOutcome {
 pub(crate) fn run(
     pre: &InstancePre<CallState>,
     limits: Limits,
+    pool: &MemoryPool,
     deadline: Instant,
     stop: StopFlag,
     tool: &[u8],
     input: CallInput,
 ) -> Result<RawOutcome, SandboxError> {
     let started = Instant::now();
-    let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes), deadline, stop };
+    let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes, pool), deadline, stop };
     let mut store = Store::new(pre.module().engine(), state);
     store.limiter(|state| &mut state.memory);
     store.set_fuel(limits.max_fuel).map_err(|err| SandboxError::Unavailable(err.to_string()))?;
@@ -105,7 +107,11 @@ pub(crate) fn run(
             elapsed: started.elapsed(),
             not_written,
         }),
-        Err(err) => Err(classify(&err, memory.denied, limits)),
+        Err(err) => Err(match memory.busy {
+            // A growth the pool refused explains whatever failure followed it.
+            Some(busy) => SandboxError::Busy(busy),
+            None => classify(&err, memory.denied, limits),
+        }),
     }
 }
 

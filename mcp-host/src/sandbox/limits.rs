@@ -7,6 +7,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::budget::{Busy, MemoryPool, Reservation};
+
 /// The bounds every call runs under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -43,6 +45,8 @@ pub enum SandboxError {
     Trapped(String),
     /// The module could not be compiled or instantiated at all.
     Unavailable(String),
+    /// The server-wide budget had no room for the call (see `budget`).
+    Busy(Busy),
 }
 
 impl SandboxError {
@@ -55,6 +59,7 @@ impl SandboxError {
             SandboxError::Cancelled => "cancelled",
             SandboxError::Trapped(_) => "trapped",
             SandboxError::Unavailable(_) => "unavailable",
+            SandboxError::Busy(_) => "busy",
         }
     }
 
@@ -64,6 +69,7 @@ impl SandboxError {
             SandboxError::OutOfFuel { .. } => Some("--max-fuel"),
             SandboxError::OutOfMemory { .. } => Some("--max-memory-mib"),
             SandboxError::Timeout { .. } => Some("--timeout-secs"),
+            SandboxError::Busy(busy) => Some(busy.flag()),
             _ => None,
         }
     }
@@ -92,6 +98,7 @@ impl fmt::Display for SandboxError {
                 "the WebAssembly module stopped with an error ({trap}); this is a bug in mcp-validation-server"
             ),
             SandboxError::Unavailable(why) => write!(f, "the WebAssembly module could not be loaded ({why})"),
+            SandboxError::Busy(busy) => busy.fmt(f),
         }
     }
 }
@@ -104,18 +111,31 @@ impl std::error::Error for SandboxError {}
 /// module's allocator see the failure the way it would on any full machine;
 /// the Rust allocator then aborts, which traps, and `denied` tells the host
 /// that the trap means "out of memory" and not "bug".
+///
+/// Each growth is also taken from the server's [`MemoryPool`], held until
+/// the instance is dropped; when the pool has no room, `busy` says so, and
+/// the call is answered busy rather than out of memory (it would fit alone).
 #[derive(Debug)]
 pub(crate) struct MemoryCap {
     limit_bytes: usize,
     /// Set once a growth beyond the cap was refused.
     pub(crate) denied: bool,
+    /// Set once a growth within the cap was refused for want of room in the pool.
+    pub(crate) busy: Option<Busy>,
     /// The largest linear memory size granted, for measurements.
     pub(crate) peak_bytes: usize,
+    reserved: Reservation,
 }
 
 impl MemoryCap {
-    pub(crate) fn new(limit_bytes: u64) -> Self {
-        MemoryCap { limit_bytes: usize::try_from(limit_bytes).unwrap_or(usize::MAX), denied: false, peak_bytes: 0 }
+    pub(crate) fn new(limit_bytes: u64, pool: &MemoryPool) -> Self {
+        MemoryCap {
+            limit_bytes: usize::try_from(limit_bytes).unwrap_or(usize::MAX),
+            denied: false,
+            busy: None,
+            peak_bytes: 0,
+            reserved: pool.empty(),
+        }
     }
 
     /// The most linear memory a call may have.
@@ -130,9 +150,13 @@ impl MemoryCap {
 const MAX_TABLE_ELEMENTS: usize = 100_000;
 
 impl wasmtime::ResourceLimiter for MemoryCap {
-    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+    fn memory_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
         if desired > self.limit_bytes {
             self.denied = true;
+            return Ok(false);
+        }
+        if let Err(busy) = self.reserved.try_grow(desired.saturating_sub(current) as u64) {
+            self.busy = Some(busy);
             return Ok(false);
         }
         self.peak_bytes = self.peak_bytes.max(desired);
@@ -180,11 +204,27 @@ mod tests {
     #[test]
     fn the_memory_cap_refuses_growth_past_the_limit_and_remembers() {
         use wasmtime::ResourceLimiter as _;
-        let mut cap = MemoryCap::new(1 << 20);
+        let mut cap = MemoryCap::new(1 << 20, &MemoryPool::unlimited());
         assert!(cap.memory_growing(0, 1 << 20, None).unwrap());
         assert!(!cap.denied);
         assert!(!cap.memory_growing(1 << 20, (1 << 20) + 65536, None).unwrap());
         assert!(cap.denied);
         assert_eq!(cap.peak_bytes, 1 << 20);
+    }
+
+    #[test]
+    fn growth_within_the_cap_is_refused_as_busy_when_the_pool_is_spent_and_returned_on_drop() {
+        use wasmtime::ResourceLimiter as _;
+        let pool = MemoryPool::new(2 << 20);
+        let mut first = MemoryCap::new(2 << 20, &pool);
+        assert!(first.memory_growing(0, 1536 << 10, None).unwrap());
+        let mut second = MemoryCap::new(2 << 20, &pool);
+        assert!(!second.memory_growing(0, 1 << 20, None).unwrap());
+        assert_eq!((second.busy, second.denied), (Some(Busy::Memory { limit_bytes: 2 << 20 }), false));
+        // Only the growth is taken: 1.5 MiB to 2 MiB needs 0.5 MiB more.
+        assert!(first.memory_growing(1536 << 10, 2 << 20, None).unwrap());
+        drop(first);
+        let mut third = MemoryCap::new(2 << 20, &pool);
+        assert!(third.memory_growing(0, 2 << 20, None).unwrap(), "the dropped instance's bytes came back");
     }
 }

@@ -33,6 +33,7 @@ pub use answer::{Answer, ArgumentError};
 pub use limits::{Limits, SandboxError};
 
 use crate::bounded::{self, StopFlag};
+use crate::budget::MemoryPool;
 use crate::output_files::ExportPlan;
 use call::CallState;
 
@@ -43,6 +44,7 @@ type Prepared = Result<Arc<InstancePre<CallState>>, String>;
 #[derive(Clone)]
 pub struct Sandbox {
     limits: Limits,
+    pool: MemoryPool,
     ready: watch::Receiver<Option<Prepared>>,
 }
 
@@ -95,7 +97,15 @@ impl Sandbox {
                 sender.send_replace(Some(prepared));
             })
             .map_err(|err| format!("cannot start the module preparation thread: {err}"))?;
-        Ok(Sandbox { limits, ready })
+        Ok(Sandbox { limits, pool: MemoryPool::unlimited(), ready })
+    }
+
+    /// Take every call's linear memory from `pool`, shared with whatever
+    /// else the server reserves there (see `budget`). Unlimited by default.
+    #[must_use]
+    pub fn with_memory_pool(mut self, pool: MemoryPool) -> Sandbox {
+        self.pool = pool;
+        self
     }
 
     /// Wait until the module is prepared.
@@ -111,7 +121,7 @@ impl Sandbox {
             .await
             .map_err(|_| SandboxError::Unavailable("the preparation thread ended without a module".into()))?;
         match prepared.as_ref() {
-            Some(Ok(pre)) => Ok(Module { pre: Arc::clone(pre), limits: self.limits }),
+            Some(Ok(pre)) => Ok(Module { pre: Arc::clone(pre), limits: self.limits, pool: self.pool.clone() }),
             Some(Err(why)) => Err(SandboxError::Unavailable(why.clone())),
             // wait_for returns only once the value is Some.
             None => Err(SandboxError::Unavailable("the module was not prepared".into())),
@@ -174,6 +184,7 @@ impl From<Vec<u8>> for CallInput {
 pub struct Module {
     pre: Arc<InstancePre<CallState>>,
     limits: Limits,
+    pool: MemoryPool,
 }
 
 impl Module {
@@ -187,7 +198,7 @@ impl Module {
         deadline: Instant,
         stop: &StopFlag,
     ) -> Result<Outcome, SandboxError> {
-        let raw = call::run(&self.pre, self.limits, deadline, stop.clone(), tool.as_bytes(), input.into())?;
+        let raw = call::run(&self.pre, self.limits, &self.pool, deadline, stop.clone(), tool.as_bytes(), input.into())?;
         let answer = match raw.not_written {
             Some(err) => Answer::NotWritten(err),
             None => Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?,

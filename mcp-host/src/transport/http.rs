@@ -1,11 +1,16 @@
 //! MCP Streamable HTTP at `http://HOST:PORT/mcp`, through rmcp's tower
 //! service on axum.
 //!
-//! rmcp answers every request itself: an over-long body gets `413 Payload
-//! Too Large` (the cap is `--max-message-mib`), a body that is not a JSON-RPC
+//! rmcp answers every request that gets to it: a body that is not a JSON-RPC
 //! message gets a 4xx with the reason. Both lifecycles work: the `initialize`
 //! handshake (2025-06-18, 2025-11-25) and `server/discover` with per-request
 //! metadata (2026-07-28).
+//!
+//! Before that, `transport::connections` accepts a connection only under
+//! `--max-connections` and holds it to the header (and idle) timeout, and
+//! `transport::http_body` reads a body within `--max-message-mib` (413 past
+//! it, before reading), `--body-timeout-secs` (408) and the memory budget
+//! (503 with no room).
 //!
 //! The server runs stateless (no `Mcp-Session-Id`): it never sends requests
 //! or notifications of its own, so a session would hold nothing, and only a
@@ -17,29 +22,48 @@
 //! anything reads it (`transport::origin`), and one without the bearer
 //! token 401 (`transport::auth`).
 //!
-//! Before rmcp reads a `tools/call` body, [`keep_arguments_as_text`] cuts the
-//! arguments out of it as text, as the stdio transport does (see
-//! `transport::arguments_text`): rmcp passes the HTTP request's parts, and so
-//! the text, to the handler.
+//! `transport::http_body` also cuts a `tools/call`'s arguments out as text, as
+//! the stdio transport does (see `transport::arguments_text`): rmcp passes the
+//! HTTP request's parts, and so the text, to the handler.
 
 use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::serve::ListenerExt as _;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{header, Method};
-use axum::middleware::Next;
-use axum::response::{IntoResponse as _, Response};
-
-use super::arguments_text::strip_arguments;
 use super::auth::{check_auth, AuthPolicy};
+use super::connections::{self, ConnectionLimits};
+use super::http_body::{read_body, BodyLimits};
 use super::origin::{check_origin, OriginPolicy};
+use crate::budget::CallBudget;
 use crate::server::ValidationServer;
+
+/// The HTTP transport's own limits (the flags in `cli.rs` say why each default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpLimits {
+    /// Largest request body (`--max-message-mib`), in bytes.
+    pub max_body_bytes: usize,
+    /// Time to send a request head, from the connection's opening or its
+    /// last response (so also the idle keep-alive timeout).
+    pub header_timeout: Duration,
+    /// Time to send a whole request body.
+    pub body_timeout: Duration,
+    /// Most connections open at once.
+    pub max_connections: usize,
+}
+
+/// Who may call, and the budget bodies are reserved in.
+pub struct Policies {
+    /// Web page origins allowed (`--allow-origin`).
+    pub origins: OriginPolicy,
+    /// The bearer token.
+    pub auth: AuthPolicy,
+    /// The server-wide budget the calls share (bodies are reserved in its pool).
+    pub budget: CallBudget,
+}
 
 /// The path the reference server (MCP Python SDK) serves on.
 pub const PATH: &str = "/mcp";
@@ -59,57 +83,17 @@ async fn session_delete_is_ok(
     response
 }
 
-/// A POST whose declared length is within the cap is read whole; if it is
-/// a `tools/call`, rmcp gets it with `{}` for the arguments and their text in
-/// the request's extensions. Anything else (other methods, batches, bodies
-/// with no length or over the cap, which rmcp refuses itself) passes as it
-/// came.
-async fn keep_arguments_as_text(State(max_bytes): State<usize>, request: Request, next: Next) -> Response {
-    let declared =
-        request.headers().get(header::CONTENT_LENGTH).and_then(|value| value.to_str().ok()?.parse::<usize>().ok());
-    if request.method() != Method::POST || declared.is_none_or(|length| length > max_bytes) {
-        return next.run(request).await;
-    }
-    let (mut parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, max_bytes).await {
-        Ok(bytes) => bytes,
-        Err(err) => {
-            return (axum::http::StatusCode::BAD_REQUEST, format!("Bad Request: cannot read the body: {err}"))
-                .into_response()
-        }
-    };
-    // Cutting a large body apart takes a while: not on a protocol worker.
-    let stripped = tokio::task::spawn_blocking({
-        let bytes = bytes.clone();
-        move || std::str::from_utf8(&bytes).ok().and_then(strip_arguments)
-    })
-    .await
-    .ok()
-    .flatten();
-    let body = match stripped {
-        Some((message, arguments)) => {
-            parts.extensions.insert(arguments);
-            parts.headers.insert(header::CONTENT_LENGTH, message.len().into());
-            // The body's bytes would otherwise live as long as the call.
-            drop(bytes);
-            Body::from(message)
-        }
-        None => Body::from(bytes),
-    };
-    next.run(Request::from_parts(parts, body)).await
-}
-
 /// Serve until Ctrl-C or SIGTERM.
 pub async fn serve(
     server: ValidationServer,
     address: SocketAddr,
-    max_message_bytes: usize,
-    origins: OriginPolicy,
-    auth: AuthPolicy,
+    limits: HttpLimits,
+    policies: Policies,
 ) -> io::Result<()> {
+    let Policies { origins, auth, budget } = policies;
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
-        .with_max_request_body_bytes(max_message_bytes);
+        .with_max_request_body_bytes(limits.max_body_bytes);
     if address.ip().is_unspecified() {
         // 0.0.0.0 / [::] answers on every interface, under any name: a Host
         // allow-list cannot be written for it, and DNS-rebinding protection
@@ -129,29 +113,29 @@ pub async fn serve(
     let shutdown = config.cancellation_token.clone();
     let service: StreamableHttpService<ValidationServer, LocalSessionManager> =
         StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
+    let body_limits = BodyLimits {
+        max_bytes: limits.max_body_bytes,
+        timeout: limits.body_timeout,
+        pool: budget.memory().clone(),
+        wait: budget.wait(),
+    };
     let router = axum::Router::new()
         .nest_service(PATH, service)
-        .layer(axum::middleware::from_fn_with_state(max_message_bytes, keep_arguments_as_text))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(body_limits), read_body))
         .layer(axum::middleware::from_fn(session_delete_is_ok))
         .layer(axum::middleware::from_fn_with_state(Arc::new(auth), check_auth))
         // Outermost: a page that may not call the server is refused before anything reads its request.
         .layer(axum::middleware::from_fn_with_state(Arc::new(origins), check_origin));
     let listener = tokio::net::TcpListener::bind(address).await?;
     let local = listener.local_addr()?;
-    // Replies go out as several small SSE writes; without TCP_NODELAY, Nagle
-    // and delayed ACKs add ~40 ms to each request.
-    let listener = listener.tap_io(|stream| {
-        if let Err(err) = stream.set_nodelay(true) {
-            tracing::debug!("cannot set TCP_NODELAY: {err}");
-        }
-    });
     // Always printed (whatever --log says): tests and scripts read this line
     // to find a port chosen with --port 0.
     eprintln!("mcp-validation-server: listening on http://{local}{PATH}");
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            crate::shutdown_signal().await;
-            shutdown.cancel();
-        })
-        .await
+    let connection_limits =
+        ConnectionLimits { max_connections: limits.max_connections, header_timeout: limits.header_timeout };
+    connections::serve(listener, router, connection_limits, async move {
+        crate::shutdown_signal().await;
+        shutdown.cancel();
+    })
+    .await
 }

@@ -2,7 +2,9 @@
 
 mod arguments_text;
 pub mod auth;
+mod connections;
 pub mod http;
+mod http_body;
 pub mod origin;
 mod sniff;
 pub mod stdio;

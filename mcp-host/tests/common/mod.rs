@@ -268,6 +268,14 @@ impl Drop for StdioServer {
     }
 }
 
+/// A line of `/proc/PID/status` in KiB (`VmHWM`, `VmRSS`), as MiB.
+pub fn status_mib(pid: u32, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with(field))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 /// The text of a result's first content block.
 pub fn text_of(result: &Value) -> &str {
     result["content"][0]["text"].as_str().unwrap_or_else(|| panic!("no text content in {result}"))
@@ -330,6 +338,11 @@ impl HttpServer {
         let server = HttpServer { child, url, token, stderr };
         assert!(found, "the HTTP server did not report its address; stderr:\n{}", server.stderr());
         server
+    }
+
+    /// The server's process id (to read its memory from /proc).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The `Authorization` header value this server wants, if any.
