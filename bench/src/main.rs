@@ -22,6 +22,9 @@
 //!   size, and every row accounted for; and the columnar peers (Polars,
 //!   `DuckDB`, Pandera on Polars) on the same file and contract ([`peers`]),
 //!   each checked to fail the same rows;
+//! - this project alone on the two `duplicate_report` inputs that could not
+//!   finish under the default limits before near matches were indexed
+//!   ([`dedupe_data`]): time, fuel, linear memory, groups found;
 //! - in process: the native core, the module in wasmtime, and the npm package
 //!   in Node, on the same argument bytes;
 //! - the targets, each marked met or missed.
@@ -36,6 +39,7 @@
 //! `report` (the text), and `data`, `mcp`, `machine`, `stats` underneath.
 
 mod data;
+mod dedupe_data;
 mod inprocess;
 mod machine;
 mod mcp;

@@ -6,7 +6,7 @@ use crate::data::Workload;
 use crate::inprocess;
 use crate::options::Plan;
 use crate::run::{Row, LARGE_WARM_UP_CALLS};
-use crate::servers::{FileRun, StartUp};
+use crate::servers::{AtScaleRun, FileRun, StartUp};
 use crate::stats::{ratio, size, time, Samples};
 
 /// Everything the report shows, as `run` measured it.
@@ -29,6 +29,7 @@ pub(crate) struct Report<'a> {
     pub(crate) node_import: f64,
     pub(crate) rows: &'a [Row],
     pub(crate) file: &'a FileRun,
+    pub(crate) at_scale: &'a [AtScaleRun],
     pub(crate) elapsed: f64,
 }
 
@@ -41,6 +42,8 @@ const COLD_START_TARGET: f64 = 50.0;
 const WASM_TARGET: f64 = 1.5;
 const NODE_TARGET: f64 = 2.0;
 const MEMORY_TARGET: f64 = 4.0;
+/// The server's default fuel per call, which the at-scale calls run under.
+const DEFAULT_FUEL: u64 = mcp_validation_server::cli::DEFAULT_MAX_FUEL;
 
 /// Write the whole report into `out`, section by section.
 pub(crate) fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
@@ -49,8 +52,37 @@ pub(crate) fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     mcp_large_calls(out, r)?;
     mcp_memory(out, r)?;
     large_file(out, r)?;
+    duplicates_at_scale(out, r)?;
     in_process(out, r)?;
     targets(out, r)
+}
+
+/// The two `duplicate_report` calls at scale, this project only.
+fn duplicates_at_scale(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
+    writeln!(
+        out,
+        "duplicate_report at scale (this project only: the reference scores every near-match pair, hours at these sizes);"
+    )?;
+    writeln!(
+        out,
+        "  one server with the default limits (fuel {}), over MCP, no max_listed",
+        format_count(DEFAULT_FUEL)
+    )?;
+    for run in r.at_scale {
+        let fuel = run.fuel.map_or_else(|| "?".to_owned(), format_count);
+        let memory = run.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1} MiB"));
+        let outcome = match &run.outcome {
+            Ok(groups) => format!("{} groups", format_count(*groups)),
+            Err(why) => format!("DID NOT FINISH: {why}"),
+        };
+        writeln!(
+            out,
+            "  {}: {}; fuel {fuel}; peak linear memory {memory}; {outcome}",
+            run.workload.label,
+            median_n(&run.samples)
+        )?;
+    }
+    writeln!(out)
 }
 
 /// The title, the machine and the inputs.

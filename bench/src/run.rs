@@ -8,7 +8,9 @@ use serde_json::Value;
 use crate::data::{self, Workload};
 use crate::options::Options;
 use crate::report::{report, Report};
-use crate::servers::{commands, empty_cache_starts, serve, serve_file, small_latency, start_ups, Served};
+use crate::servers::{
+    commands, empty_cache_starts, serve, serve_at_scale, serve_file, small_latency, start_ups, Served,
+};
 use crate::{inprocess, machine, progress};
 
 /// Untimed calls in process after the first call on a large workload and
@@ -139,6 +141,8 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
     progress(&format!("a {}-row CSV file by path: this project over MCP", plan.file_rows));
     let file = serve_file(&ours, &small, &options.work_dir, plan, options.peers.as_ref())?;
 
+    let at_scale = serve_at_scale(&ours, &small, crate::dedupe_data::at_scale(), plan.file_runs)?;
+
     let python = options.reference.parent().map_or_else(|| PathBuf::from("python3"), |bin| bin.join("python"));
     let facts = machine::describe(&python, &options.node, &options.server);
     let mut out = String::new();
@@ -163,6 +167,7 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
             node_import: node.import,
             rows: &rows,
             file: &file,
+            at_scale: &at_scale,
             elapsed: began.elapsed().as_secs_f64(),
         },
     )

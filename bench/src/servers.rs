@@ -321,3 +321,53 @@ pub(crate) fn serve_file(
         exported_bytes,
     })
 }
+
+/// A `duplicate_report` at scale (`dedupe_data`), this project only: the
+/// reference scores every near-match pair, which at these sizes takes hours.
+pub(crate) struct AtScaleRun {
+    pub(crate) workload: Workload,
+    pub(crate) samples: Samples,
+    /// `fuel=` and `peak_memory_mib=` of the last call, from the server's log.
+    pub(crate) fuel: Option<u64>,
+    pub(crate) peak_linear_mib: Option<f64>,
+    /// Groups found (`duplicate_group_count`), or why the call failed: a
+    /// limit is reported, not allowed to stop the run.
+    pub(crate) outcome: Result<u64, String>,
+}
+
+/// Each of `workloads` `runs` times in one fresh server with the default
+/// limits (and the log at info, for each call's fuel).
+pub(crate) fn serve_at_scale(
+    ours: &ServerCommand,
+    small: &Workload,
+    workloads: Vec<Workload>,
+    runs: usize,
+) -> Result<Vec<AtScaleRun>, String> {
+    let command = ServerCommand { args: vec!["--log".into(), "info".into()], ..ours.clone() };
+    let mut out = Vec::new();
+    for workload in workloads {
+        crate::progress(&format!("{}: this project over MCP", workload.label));
+        let mut session = ready_session(&command, small)?;
+        let mut samples = Samples::default();
+        let mut outcome = Err("no runs".to_owned());
+        for _ in 0..runs {
+            let reply = session.call(workload.tool, &workload.args)?;
+            samples.push(reply.elapsed);
+            outcome =
+                structured_content(&reply).map(|result| result["duplicate_group_count"].as_u64().unwrap_or_default());
+            if outcome.is_err() {
+                break;
+            }
+        }
+        let log = session.stderr();
+        session.close()?;
+        out.push(AtScaleRun {
+            fuel: logged(&log, "fuel=").and_then(|fuel| fuel.parse().ok()),
+            peak_linear_mib: logged(&log, "peak_memory_mib=").and_then(|mib| mib.parse().ok()),
+            workload,
+            samples,
+            outcome,
+        });
+    }
+    Ok(out)
+}

@@ -6,7 +6,7 @@
 //! `near_match` (different keys, similar `match_fields`, only when the caller
 //! sets a `similarity_threshold`, because "close enough" is a policy choice).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -16,10 +16,14 @@ use crate::entities::{group_by_key, normalise_key, read_rows, KeyedRow};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
+use crate::near_match::{Clustering, Signature};
 use crate::py::format::{format_2f, format_g, round_to};
 use crate::py::repr::{repr, repr_str};
-use crate::py::{difflib, text};
+use crate::py::text;
 use crate::source::{cap_vec, RowSource};
+
+#[cfg(test)]
+mod differential;
 
 /// Members listed per group; the rest are counted in `members_omitted`.
 const MAX_MEMBERS_PER_GROUP: usize = 20;
@@ -70,6 +74,9 @@ struct GroupBook<'r, 'a> {
     /// Members listed per group: the reference's 20, or fewer under `max_listed`.
     members_cap: usize,
     reported_key_sets: Vec<HashSet<String>>,
+    /// For each key, the reported sets naming it, ascending: a set holding
+    /// every key of a group holds its first, so only these need looking at.
+    sets_naming: HashMap<String, Vec<usize>>,
 }
 
 impl<'r, 'a> GroupBook<'r, 'a> {
@@ -84,6 +91,9 @@ impl<'r, 'a> GroupBook<'r, 'a> {
         let listed: Vec<_> = members.iter().take(self.members_cap).copied().collect();
         let mut keys: Vec<String> = members.iter().map(|m| m.key.clone()).collect::<HashSet<_>>().into_iter().collect();
         keys.sort_unstable();
+        for key in &keys {
+            self.sets_naming.entry(key.clone()).or_default().push(self.reported_key_sets.len());
+        }
         self.reported_key_sets.push(keys.iter().cloned().collect());
         self.groups.push(Group {
             id: format!("DUP-{:03}", self.groups.len() + 1),
@@ -100,7 +110,22 @@ impl<'r, 'a> GroupBook<'r, 'a> {
     /// True when an earlier group already names all of these keys. A group
     /// naming a key no earlier group named is new information and is kept.
     fn already_reported(&self, members: &[&KeyedRow]) -> bool {
-        self.reported_key_sets.iter().any(|set| members.iter().all(|m| set.contains(&m.key)))
+        let found = match members.first() {
+            // Every set names all of no keys.
+            None => !self.reported_key_sets.is_empty(),
+            Some(first) => self.sets_naming.get(&first.key).is_some_and(|sets| {
+                sets.iter().any(|&set| members.iter().all(|m| self.reported_key_sets[set].contains(&m.key)))
+            }),
+        };
+        // The test builds hold the index to the scan it replaces (every set
+        // in turn), on every report the tests make.
+        #[cfg(test)]
+        assert_eq!(
+            found,
+            self.reported_key_sets.iter().any(|set| members.iter().all(|m| set.contains(&m.key))),
+            "the key index and the scan of every reported set disagree"
+        );
+        found
     }
 }
 
@@ -234,50 +259,31 @@ fn signature_groups<'r, 'a>(
     }
 }
 
-struct Cluster<'r, 'a> {
-    token: Vec<Vec<char>>,
-    members: Vec<&'r KeyedRow<'a>>,
-    score: f64,
-}
-
 /// Greedy clustering in input order against each cluster's first signature,
-/// so the result is deterministic for a given input order.
+/// so the result is deterministic for a given input order (`near_match.rs`
+/// finds the clusters; `cluster` is it, or in tests the literal rule).
 fn near_match_groups<'r, 'a>(
     candidates: &[(&'r KeyedRow<'a>, Vec<String>)],
     fields: &[String],
     threshold: f64,
     column: &str,
+    cluster: Clustering,
     book: &mut GroupBook<'r, 'a>,
     findings: &mut Vec<Finding>,
 ) {
-    let mut clusters: Vec<Cluster> = Vec::new();
-    for (item, token) in candidates {
-        let chars: Vec<Vec<char>> = token.iter().map(|part| part.chars().collect()).collect();
-        let placed = clusters.iter_mut().find_map(|cluster| {
-            let score = cluster
-                .token
-                .iter()
-                .zip(&chars)
-                .map(|(left, right)| difflib::ratio(left, right))
-                .fold(f64::INFINITY, f64::min);
-            (score >= threshold).then_some((cluster, score))
-        });
-        match placed {
-            Some((cluster, score)) => {
-                cluster.members.push(item);
-                cluster.score = cluster.score.min(score);
-            }
-            None => clusters.push(Cluster { token: chars, members: vec![item], score: 1.0 }),
-        }
-    }
+    let signatures: Vec<Signature> =
+        candidates.iter().map(|(_, token)| token.iter().map(|part| part.chars().collect()).collect()).collect();
+    let clusters = cluster(&signatures, threshold);
+    drop(signatures);
 
     for cluster in clusters {
-        if cluster.members.len() < 2 || book.already_reported(&cluster.members) {
+        let members: Vec<&KeyedRow> = cluster.members.iter().map(|&at| candidates[at].0).collect();
+        if members.len() < 2 || book.already_reported(&members) {
             continue;
         }
-        let count = cluster.members.len();
-        let token: Vec<String> = cluster.token.iter().map(|part| part.iter().collect()).collect();
-        let rendered = render_signature(fields, &token);
+        let count = members.len();
+        // The first member's signature, as the cluster was compared against.
+        let rendered = render_signature(fields, &candidates[cluster.members[0]].1);
         let score = format_2f(cluster.score);
         book.add(
             "near_match",
@@ -285,7 +291,7 @@ fn near_match_groups<'r, 'a>(
                 "{count} different keys have similar values (score {score} or better, threshold {}) on {rendered}",
                 format_g(threshold)
             ),
-            &cluster.members,
+            &members,
             format!(
                 "Are these {count} keys the same entity with a spelling difference, or genuinely different entities?"
             ),
@@ -297,8 +303,8 @@ fn near_match_groups<'r, 'a>(
                 Severity::Warning,
                 format!("{count} different keys are similar ({score}) on {rendered}"),
             )
-            .at(key_locator(cluster.members[0], column))
-            .with_value(Some(sorted_keys(&cluster.members).into_iter().map(Value::from).collect()))
+            .at(key_locator(members[0], column))
+            .with_value(Some(sorted_keys(&members).into_iter().map(Value::from).collect()))
             .guide(
                 "A suspicion produced by string similarity, not a decision. Nothing was merged. Similarity is \
 symmetric and computed with difflib.SequenceMatcher.",
@@ -307,14 +313,19 @@ symmetric and computed with difflib.SequenceMatcher.",
     }
 }
 
-fn find_groups<'r, 'a>(read: &'r crate::entities::ReadRows<'a>, request: &Request) -> Report<'r, 'a> {
+fn find_groups<'r, 'a>(
+    read: &'r crate::entities::ReadRows<'a>,
+    request: &Request,
+    cluster: Clustering,
+) -> Report<'r, 'a> {
     let mut findings = read.findings.clone();
     let mut by_key: BTreeMap<&str, Vec<&KeyedRow>> = BTreeMap::new();
     for (key, items) in group_by_key(&read.keyed) {
         by_key.insert(key, items);
     }
     let members_cap = request.cap.map_or(MAX_MEMBERS_PER_GROUP, |cap| cap.min(MAX_MEMBERS_PER_GROUP));
-    let mut book = GroupBook { groups: Vec::new(), members_cap, reported_key_sets: Vec::new() };
+    let mut book =
+        GroupBook { groups: Vec::new(), members_cap, reported_key_sets: Vec::new(), sets_naming: HashMap::new() };
     same_key_groups(&by_key, &request.key, &mut book, &mut findings);
 
     if let Some(fields) = request.match_fields.as_deref().filter(|fields| !fields.is_empty()) {
@@ -327,7 +338,7 @@ fn find_groups<'r, 'a>(read: &'r crate::entities::ReadRows<'a>, request: &Reques
             .collect();
         signature_groups(&candidates, fields, &request.key, &mut book, &mut findings);
         if let Some(threshold) = request.threshold {
-            near_match_groups(&candidates, fields, threshold, &request.key, &mut book, &mut findings);
+            near_match_groups(&candidates, fields, threshold, &request.key, cluster, &mut book, &mut findings);
         }
     }
 
@@ -471,10 +482,15 @@ report a deduplicated count as if the merge had happened.",
 
 /// The `duplicate_report` tool.
 pub(crate) fn duplicate_report(args: Value) -> Result<Value, ToolError> {
+    report_with(args, crate::near_match::clusters)
+}
+
+/// `duplicate_report` with `cluster` finding the near matches.
+fn report_with(args: Value, cluster: Clustering) -> Result<Value, ToolError> {
     let (source, request, given_key) = request(args)?;
     let (rows, lines) = source.materialise()?;
     let read = read_rows(&rows, &lines, &request.key, request.case_sensitive);
-    let report = find_groups(&read, &request);
+    let report = find_groups(&read, &request, cluster);
 
     // Without `findings` in `lists`, each key's and group's finding is left
     // out (its entry says the same); the one about no rows is still listed.

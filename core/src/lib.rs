@@ -36,6 +36,7 @@ mod formats;
 mod inspect;
 mod key_table;
 mod listing;
+mod near_match;
 mod pattern;
 mod pattern_fixed;
 mod py;

@@ -25,8 +25,47 @@ pub(crate) fn ratio(a: &[char], b: &[char]) -> f64 {
     // `find_longest_match` call, keeps the hash map out of the inner loop.
     let hits: Vec<&[usize]> = a.iter().map(|c| b2j.get(c).map_or(&[][..], Vec::as_slice)).collect();
     let mut finder = LongestMatch::new(a, b, &hits);
-    let matches = matched_count(&mut finder);
-    // Same operations as Python's `2.0 * matches / length`.
+    ratio_of(matched_count(&mut finder), length)
+}
+
+/// `SequenceMatcher(None, a, b).real_quick_ratio()` for strings of `len_a`
+/// and `len_b` code points: `2 * min / (len_a + len_b)`, an upper bound on
+/// [`ratio`] (no more characters can match than the shorter string has),
+/// computed with the same floating-point operations, so `ratio(a, b) <=
+/// real_quick_ratio(..)` holds for the `f64`s too.
+pub(crate) fn real_quick_ratio(len_a: usize, len_b: usize) -> f64 {
+    ratio_of(len_a.min(len_b), len_a + len_b)
+}
+
+/// `SequenceMatcher(None, a, b).quick_ratio()`, given `a` and `b` sorted:
+/// `2 * I / (len(a) + len(b))` where `I` is the size of the multiset
+/// intersection of their characters, an upper bound on [`ratio`] (every
+/// matched character is a character both strings have). The intersection
+/// does not depend on order, so sorted copies give it by one merge.
+pub(crate) fn quick_ratio_sorted(a: &[char], b: &[char]) -> f64 {
+    let (mut i, mut j, mut common) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    ratio_of(common, a.len() + b.len())
+}
+
+/// Python's `_calculate_ratio(matches, length)`: `2.0 * matches / length`,
+/// or `1.0` when both strings are empty. Exact in both integers, and
+/// correctly rounded once, so it never decreases as `matches` grows: a bound
+/// on the matches is a bound on the ratio, bit for bit.
+pub(crate) fn ratio_of(matches: usize, length: usize) -> f64 {
+    if length == 0 {
+        return 1.0;
+    }
     2.0 * matches as f64 / length as f64
 }
 
@@ -187,7 +226,7 @@ impl<'a> LongestMatch<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::ratio;
+    use super::{quick_ratio_sorted, ratio, real_quick_ratio};
 
     fn chars(text: &str) -> Vec<char> {
         text.chars().collect()
@@ -228,6 +267,51 @@ mod tests {
         ];
         for (a, b, expected) in cases {
             assert_eq!(ratio_bits(a, b), expected.to_bits(), "{a:?} vs {b:?}");
+        }
+    }
+
+    /// `quick_ratio` and `real_quick_ratio` of two Rust strings, as bits.
+    fn bounds_bits(a: &str, b: &str) -> (u64, u64) {
+        let (mut sorted_a, mut sorted_b) = (chars(a), chars(b));
+        sorted_a.sort_unstable();
+        sorted_b.sort_unstable();
+        let quick = quick_ratio_sorted(&sorted_a, &sorted_b);
+        (quick.to_bits(), real_quick_ratio(a.chars().count(), b.chars().count()).to_bits())
+    }
+
+    #[test]
+    fn quick_ratios_as_python_computes_them() {
+        // (a, b, quick_ratio(), real_quick_ratio()), printed by CPython 3.11.7
+        // from `difflib.SequenceMatcher(None, a, b)`.
+        let cases: [(&str, &str, f64, f64); 10] = [
+            ("abcd", "bcde", 0.75, 1.0),
+            ("ab", "ba", 1.0, 1.0),
+            ("aaaa", "aa", 0.666_666_666_666_666_6, 0.666_666_666_666_666_6),
+            ("Acme Corp", "ACME Corp.", 0.631_578_947_368_421, 0.947_368_421_052_631_5),
+            ("kitten", "sitting", 0.615_384_615_384_615_4, 0.923_076_923_076_923_1),
+            ("aé😀", "😀aé", 1.0, 1.0),
+            ("", "abc", 0.0, 0.0),
+            ("", "", 1.0, 1.0),
+            ("abc", "xyz", 0.0, 1.0),
+            ("hello world", "world hello!", 0.956_521_739_130_434_8, 0.956_521_739_130_434_8),
+        ];
+        for (a, b, quick, real_quick) in cases {
+            assert_eq!(bounds_bits(a, b), (quick.to_bits(), real_quick.to_bits()), "{a:?} vs {b:?}");
+        }
+    }
+
+    #[test]
+    fn the_quick_ratios_bound_the_ratio() {
+        // What the near-match search relies on: neither bound is ever below
+        // the ratio, on pairs chosen to match in pieces, out of order, and
+        // with popular characters (b of 200 or more).
+        let long_a = format!("{}xyz{}", "ab".repeat(120), "c".repeat(90));
+        let long_b = format!("{}zyx{}", "c".repeat(90), "ba".repeat(120));
+        let pairs = [("abcabcabc", "cbacbacba"), ("qabxcd", "abycdf"), ("aé😀", "😀aé"), (&long_a[..], &long_b[..])];
+        for (a, b) in pairs {
+            let exact = ratio(&chars(a), &chars(b));
+            let (quick, real_quick) = bounds_bits(a, b);
+            assert!(exact <= f64::from_bits(quick) && f64::from_bits(quick) <= f64::from_bits(real_quick), "{a:?}");
         }
     }
 
