@@ -6,6 +6,8 @@
 //! The checks read only the result: each stated number is compared with the
 //! length of the list it names, or the count the result gives for it.
 
+use std::fmt::Write as _;
+
 use serde_json::{json, Value};
 use validation_core::call_tool_owned;
 
@@ -376,6 +378,46 @@ fn keys_and_groups_under_lists_and_pages_say_what_they_list() {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn reconcile_says_what_it_lists() {
+    for count in [0, 1, 3, 30, 90] {
+        // Every 4th movement is text that is not a number (its own finding).
+        let movements: Vec<Value> =
+            (0..count).map(|i| if i % 4 == 3 { json!(format!("n/a {i}")) } else { json!(i) }).collect();
+        let args = json!({"opening_balance": 0, "movements": movements, "closing_balance": 7});
+        // The list as the reference gives it (the usable movements), uncapped.
+        let whole = len(&call("reconcile", args.clone(), None), "movements");
+        for cap in CAPS {
+            let result = call("reconcile", args.clone(), cap);
+            let context = format!("reconcile {count} movements, cap {cap:?}");
+            check_abridged_finding(&result, &context);
+            // Every listed movement is listed or counted as left out, never lost.
+            assert_eq!(len(&result, "movements") + number(&result["movements_omitted"]), whole, "{context}");
+        }
+    }
+}
+
+#[test]
+fn inspect_dataset_says_what_it_lists() {
+    for count in [0, 1, 12, 80] {
+        // Three columns; rows repeat in sevens, so fully duplicated rows exist
+        // from the eighth row on; one column has surrounding blanks.
+        let mut csv = String::from("code,size,note\n");
+        for i in 0..count {
+            let note = if i % 7 == 3 { " padded " } else { "plain" };
+            let _ = writeln!(csv, "C{},{},{note}", i % 7, i % 7 * 10);
+        }
+        for cap in CAPS {
+            let result = call("inspect_dataset", json!({"csv": csv}), cap);
+            let context = format!("inspect_dataset {count} rows, cap {cap:?}");
+            check_abridged_finding(&result, &context);
+            if count > 0 {
+                assert_eq!(len(&result, "columns") + number(&result["columns_omitted"]), 3, "{context}");
             }
         }
     }
