@@ -227,16 +227,8 @@ pub mod exports {
         if args_len > 0 {
             mcpv_free(args_ptr, args_len);
         }
-        let csv = if csv_len == 0 {
-            Vec::new()
-        } else {
-            // SAFETY: the caller passes a buffer from mcpv_alloc(csv_len) and
-            // gives it up: it was allocated with the layout of a boxed byte
-            // slice of csv_len bytes (size csv_len >= 1, alignment 1), so the
-            // box owns it and frees it as one.
-            let bytes = std::ptr::slice_from_raw_parts_mut(csv_ptr as usize as *mut u8, csv_len as usize);
-            unsafe { Box::from_raw(bytes) }.into_vec()
-        };
+        // SAFETY: the caller gives up a buffer from mcpv_alloc(csv_len).
+        let csv = unsafe { taken(csv_ptr, csv_len) };
         let result = super::call_parsed_with_csv(tool, args, csv).into_boxed_slice();
         let len = result.len() as u32;
         let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
@@ -261,14 +253,8 @@ pub mod exports {
         if args_len > 0 {
             mcpv_free(args_ptr, args_len);
         }
-        let csv = (csv_given != 0).then(|| {
-            if csv_len == 0 {
-                return Vec::new();
-            }
-            // SAFETY: as for mcpv_call_csv.
-            let bytes = std::ptr::slice_from_raw_parts_mut(csv_ptr as usize as *mut u8, csv_len as usize);
-            unsafe { Box::from_raw(bytes) }.into_vec()
-        });
+        // SAFETY: as for mcpv_call_csv.
+        let csv = (csv_given != 0).then(|| unsafe { taken(csv_ptr, csv_len) });
         let result = super::call_exporting(tool, args, csv, |file| {
             let (name_ptr, name_len) = leak(file.name.into_bytes());
             let (data_ptr, data_len) = leak(file.bytes);
@@ -286,6 +272,23 @@ pub mod exports {
     fn leak(bytes: Vec<u8>) -> (u32, u32) {
         let bytes = Box::leak(bytes.into_boxed_slice());
         (bytes.as_ptr() as usize as u32, bytes.len() as u32)
+    }
+
+    /// A buffer from `mcpv_alloc(len)` that the caller gives up, as a `Vec`
+    /// that owns it (empty for a length of 0, whatever the pointer).
+    ///
+    /// # Safety
+    /// `(ptr, len)` must be a buffer from `mcpv_alloc(len)` that nothing else
+    /// uses or frees afterwards.
+    unsafe fn taken(ptr: u32, len: u32) -> Vec<u8> {
+        if len == 0 {
+            return Vec::new();
+        }
+        // SAFETY: the buffer was allocated with the layout of a boxed byte
+        // slice of len bytes (size len >= 1, alignment 1), so the box owns it
+        // and frees it as one.
+        let bytes = std::ptr::slice_from_raw_parts_mut(ptr as usize as *mut u8, len as usize);
+        unsafe { Box::from_raw(bytes) }.into_vec()
     }
 
     unsafe fn input<'a>(ptr: u32, len: u32) -> &'a [u8] {
