@@ -81,6 +81,12 @@ fn top_values(facts: &ColumnFacts<'_>, limit: usize) -> Value {
             // Entries are numbered in the order the table holds them.
             let key = facts.profile.distinct.iter().nth(entry).map(|(key, _)| key);
             let value = key.and_then(key_value).unwrap_or(Value::Null);
+            // The key is Python's `==`, under which `True` is `1`: a boolean
+            // column's value reads back as 1 or 0, so show the boolean.
+            let value = match value {
+                Value::Number(n) if facts.profile.read_as == ColumnType::Boolean => Value::Bool(n.as_u64() == Some(1)),
+                other => other,
+            };
             let mut out = Map::new();
             out.insert("value".into(), value);
             out.insert("count".into(), counts[entry].into());

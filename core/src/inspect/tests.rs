@@ -300,3 +300,15 @@ fn top_values_are_the_most_frequent_ties_in_first_seen_order() {
     assert_eq!(top, [("b", 2), ("a", 2), ("c", 1), ("d", 1), ("e", 1)]);
     assert_eq!(column(&result, "s")["examples"], json!(["c", "b", "a"]));
 }
+
+#[test]
+fn a_boolean_columns_top_values_are_booleans() {
+    // Three Yes, one no and a JSON false: the boolean words read as true
+    // three times and false twice. Equality keys follow Python's `==`, where
+    // True is 1, so the profile must turn the key back into the boolean.
+    let values = [json!("Yes"), json!("Yes"), json!("no"), json!("Yes"), json!(false)];
+    let result = inspect(json!({"rows": values.iter().map(|v| json!({"b": v})).collect::<Vec<_>>()}));
+    assert_eq!(column(&result, "b")["type"], "boolean");
+    assert_eq!(column(&result, "b")["top_values"], json!([{"value": true, "count": 3}, {"value": false, "count": 2}]));
+    assert_eq!(column(&result, "b")["examples"], json!(["Yes", "no"]));
+}
