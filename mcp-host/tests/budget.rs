@@ -13,7 +13,7 @@ use common::{
     assert_small_call_ok, is_error, parse_http_reply, slow_arguments, small_call_arguments, status_mib, text_of,
     HttpServer, StdioServer, DEFAULT_WAIT,
 };
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// Start a call that runs until it is cancelled or hits its deadline, and
 /// wait until it holds its slot.
@@ -94,20 +94,6 @@ fn large_request() -> Vec<u8> {
     body.into_bytes()
 }
 
-/// A result of [`large_request`]: the right answer (`Ok(true)`), the server
-/// busy (`Ok(false)`, with a message that says to retry), or anything else.
-fn is_answer_or_busy(reply: &Value) -> Result<bool, String> {
-    let result = &reply["result"];
-    if result["structuredContent"]["distinct_count"] == json!(10) {
-        return Ok(true);
-    }
-    if is_error(result) && result["_meta"]["mcp-validation-server/error"]["code"] == json!("busy") {
-        assert!(text_of(result).contains("retry"), "{result}");
-        return Ok(false);
-    }
-    Err(reply.to_string().chars().take(500).collect())
-}
-
 /// Measured (debug build, 2 cores): before the budget, six of these at once
 /// peaked at 5,862 MiB (each stopped at the 1 GiB per-call cap: the module's
 /// rows for 4.5 M of them do not fit) and kept 104 MiB after 30 s idle; with
@@ -116,12 +102,29 @@ fn is_answer_or_busy(reply: &Value) -> Result<bool, String> {
 /// hold at most the 1,024 MiB pool; the process around them (the engine,
 /// the compiled module, the runtime: ~25 MiB idle) and what reading a body
 /// costs beyond its reserved length get 256 MiB more.
+///
+/// Six slots, so all six run at once whatever the machine's cores (the
+/// default is twice the cores): which of them reaches its own 512 MiB cap
+/// first and which is refused its next page by the spent pool depends on
+/// the scheduler, so the test holds each call to one of those two ends, and
+/// the server to its bound, not to a count of either.
 #[test]
 fn six_36_mb_requests_at_once_stay_within_the_memory_budget_and_the_memory_goes_back() {
     const BUDGET_MIB: u64 = 1024;
     const BOUND_MIB: u64 = BUDGET_MIB + 256;
-    let server =
-        HttpServer::start(&["--max-memory-mib", "512", "--max-total-memory-mib", "1024", "--busy-wait-secs", "2"], &[]);
+    let server = HttpServer::start(
+        &[
+            "--max-memory-mib",
+            "512",
+            "--max-total-memory-mib",
+            "1024",
+            "--max-concurrent-calls",
+            "6",
+            "--busy-wait-secs",
+            "2",
+        ],
+        &[],
+    );
     let body = large_request();
     assert_eq!(body.len(), 36_000_114, "the 36 MB request");
     let workers: Vec<_> = (0..6)
@@ -135,21 +138,28 @@ fn six_36_mb_requests_at_once_stay_within_the_memory_budget_and_the_memory_goes_
         })
         .collect();
     drop(body);
-    let mut ran_to_their_cap = 0;
     for worker in workers {
         let reply = worker.join().unwrap();
         let result = &reply["result"];
-        // Each call ends as a result: busy, or stopped at its own 512 MiB
-        // cap (these rows need more), never a broken connection or a crash.
+        // Each call ends as a result, never a broken connection or a crash:
+        // stopped at its own 512 MiB cap (these rows need more), or refused
+        // a page because the six together spent the pool. The six bodies
+        // (216 MB) fit the pool and every call has a slot, so a busy answer
+        // here can only come from the pool the running calls filled.
         assert!(result.is_object(), "{}", reply.to_string().chars().take(300).collect::<String>());
-        let code = result["_meta"]["mcp-validation-server/error"]["code"].clone();
-        match is_answer_or_busy(&reply) {
-            Ok(_) => {}
-            Err(_) if code == json!("out_of_memory") => ran_to_their_cap += 1,
-            Err(other) => panic!("neither an answer nor busy: {other}"),
+        let error = &result["_meta"]["mcp-validation-server/error"];
+        match error["code"].as_str() {
+            Some("out_of_memory") => {}
+            Some("busy") => {
+                assert_eq!(error["flag"], json!("--max-total-memory-mib"), "{result}");
+                assert!(text_of(result).contains("retry"), "{result}");
+            }
+            _ => panic!(
+                "neither stopped at its cap nor busy: {}",
+                reply.to_string().chars().take(500).collect::<String>()
+            ),
         }
     }
-    assert!(ran_to_their_cap >= 1, "at least one call ran, to its own limit");
     let peak = status_mib(server.pid(), "VmHWM").expect("the server's VmHWM");
     println!("six 36 MB requests at once: the server peaked at {peak} MiB (bound {BOUND_MIB} MiB)");
     assert!(peak < BOUND_MIB, "the server peaked at {peak} MiB, over {BOUND_MIB} MiB");
