@@ -75,6 +75,23 @@ impl KeyTable {
         })
     }
 
+    /// The key with entry number `number` (its position in [`KeyTable::iter`]).
+    pub(crate) fn key(&self, number: usize) -> Option<&[u8]> {
+        let entry = self.entries.get(number)?;
+        self.arena.get(entry.start as usize..entry.start as usize + entry.len as usize)
+    }
+
+    /// Every key's bytes, one after another in the order first added: a
+    /// caller whose keys are all text checks the text once, not per key.
+    pub(crate) fn arena(&self) -> &[u8] {
+        &self.arena
+    }
+
+    /// Where each key is in [`KeyTable::arena`], in the order first added.
+    pub(crate) fn spans(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        self.entries.iter().map(|entry| entry.start as usize..entry.start as usize + entry.len as usize)
+    }
+
     /// The entry index of `key`, or the empty slot where it would go.
     fn probe(&self, key: &[u8], hash: u32) -> Result<usize, usize> {
         let mask = self.slots.len() - 1;

@@ -136,6 +136,12 @@ impl<T> Capped<T> {
         self.total += 1;
     }
 
+    /// Count `n` items that were not built because there was no room for them.
+    pub(crate) fn skip_many(&mut self, n: usize) {
+        debug_assert!(n == 0 || !self.has_room());
+        self.total += n;
+    }
+
     pub(crate) fn items(&self) -> &[T] {
         &self.items
     }

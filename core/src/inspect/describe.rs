@@ -72,14 +72,20 @@ pub(super) fn column(facts: &ColumnFacts<'_>, rows: usize, cap: Option<usize>) -
 fn top_values(facts: &ColumnFacts<'_>, limit: usize) -> Value {
     let counts = &facts.profile.counts;
     let mut order: Vec<usize> = (0..counts.len()).collect();
-    // A stable sort keeps the first-seen order among equal counts.
-    order.sort_by(|&a, &b| counts[b].cmp(&counts[a]));
-    order.truncate(limit);
+    // Most frequent first, then first seen (entries are numbered in that
+    // order): a total order, so picking the first `limit` and sorting only
+    // them gives what sorting every entry would.
+    let by_count = |a: &usize, b: &usize| counts[*b].cmp(&counts[*a]).then(a.cmp(b));
+    if order.len() > limit {
+        order.select_nth_unstable_by(limit, by_count);
+        order.truncate(limit);
+    }
+    order.sort_unstable_by(by_count);
     order
         .into_iter()
         .map(|entry| {
             // Entries are numbered in the order the table holds them.
-            let key = facts.profile.distinct.iter().nth(entry).map(|(key, _)| key);
+            let key = facts.profile.distinct.key(entry);
             let value = key.and_then(key_value).unwrap_or(Value::Null);
             // The key is Python's `==`, under which `True` is `1`: a boolean
             // column's value reads back as 1 or 0, so show the boolean.

@@ -11,12 +11,16 @@
 //! (for data `validate_rows` can pass at all: at least one row, every JSON
 //! row an object, a CSV header without a repeated name).
 //!
-//! Two passes over the rows: the first finds each column's type
-//! (`types.rs`) and the rows' structure (`structure.rs`); the second reads
-//! every value as its column's type (`profile.rs`, with value shapes from
-//! `shape.rs`). Then `draft.rs` turns the profile into the contract, its
-//! Table Schema and the evidence for each rule, `report.rs` writes the
-//! findings and the guidance, and `describe.rs` the profile as JSON.
+//! One pass over the rows (`values.rs`) numbers each column's distinct
+//! cells, counting how many rows have each, and finds the rows' structure
+//! (`structure.rs`). Then each column is summarised from its distinct
+//! cells: the type every value takes (`types.rs`), then every value read
+//! as that type (`profile.rs`, with value shapes from `shape.rs`); the
+//! rows of a mixed column whose value is an exception are found by reading
+//! the rows again, only as far as the result lists them. Then `draft.rs`
+//! turns the profile into the contract, its Table Schema and the evidence
+//! for each rule, `report.rs` writes the findings and the guidance, and
+//! `describe.rs` the profile as JSON.
 
 mod describe;
 mod draft;
@@ -26,6 +30,7 @@ mod rows;
 mod shape;
 mod structure;
 mod types;
+mod values;
 
 #[cfg(test)]
 mod tests;
@@ -45,24 +50,29 @@ use profile::ValueProfile;
 use rows::{Columns, RowAt, Visitor};
 use structure::Structure;
 use types::TypeTally;
+use values::DistinctCells;
 
-/// The first pass: each column's type tally, and the rows' structure.
-struct FirstPass {
-    tallies: Vec<TypeTally>,
+/// The pass over the rows: each column's distinct cells, and the rows' structure.
+struct RowPass {
+    cells: Vec<DistinctCells>,
     structure: Structure,
+    row: usize,
+    line: Option<usize>,
 }
 
-impl Visitor for FirstPass {
+impl Visitor for RowPass {
     fn row(&mut self, row: &RowAt<'_>) {
+        self.row = row.index;
+        self.line = row.line;
         self.structure.row(row);
     }
 
     fn cell(&mut self, column: usize, cell: CellRef<'_>) {
-        if column >= self.tallies.len() {
-            self.tallies.resize_with(column + 1, TypeTally::default);
+        if column >= self.cells.len() {
+            self.cells.resize_with(column + 1, DistinctCells::default);
         }
-        self.tallies[column].add(cell);
-        self.structure.cell(column, cell);
+        let number = self.cells[column].add(cell, self.row, self.line);
+        self.structure.cell(column, number);
     }
 
     fn end_row(&mut self) {
@@ -70,24 +80,33 @@ impl Visitor for FirstPass {
     }
 }
 
-/// The second pass: every value, read as its column's type.
-struct SecondPass {
-    profiles: Vec<ValueProfile>,
+/// The second reading, for mixed columns only: the rows whose value is an
+/// exception, until every such column has listed what the result lists.
+struct ExceptionPass<'p> {
+    profiles: &'p mut [ValueProfile],
+    /// Per column, how many exceptions it has (0 for a column not mixed).
+    totals: Vec<usize>,
     row: usize,
     line: Option<usize>,
 }
 
-impl Visitor for SecondPass {
+impl Visitor for ExceptionPass<'_> {
     fn row(&mut self, row: &RowAt<'_>) {
         self.row = row.index;
         self.line = row.line;
     }
 
     fn cell(&mut self, column: usize, cell: CellRef<'_>) {
-        self.profiles[column].add(cell, self.row, self.line);
+        if self.totals[column] > 0 {
+            self.profiles[column].add_row(cell, self.row, self.line);
+        }
     }
 
     fn end_row(&mut self) {}
+
+    fn done(&self) -> bool {
+        !self.profiles.iter().zip(&self.totals).any(|(profile, &total)| profile.wants_rows(total))
+    }
 }
 
 /// Everything learned about a dataset, for the findings and the result.
@@ -110,13 +129,22 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
     reader.finish()?;
 
     let mut columns = Columns::default();
-    let mut first = FirstPass { tallies: Vec::new(), structure: Structure::new(cap) };
-    let rows = rows::scan(&source, &mut columns, &mut first)?;
-    let mut tallies = first.tallies;
-    tallies.resize_with(columns.names.len(), TypeTally::default);
-    let profiles = tallies.iter().map(|tally| ValueProfile::new(tally, cap)).collect();
-    let mut second = SecondPass { profiles, row: 0, line: None };
-    rows::scan(&source, &mut columns, &mut second)?;
+    let mut pass = RowPass { cells: Vec::new(), structure: Structure::new(cap), row: 0, line: None };
+    let rows = rows::scan(&source, &mut columns, &mut pass)?;
+    let RowPass { mut cells, structure, .. } = pass;
+    cells.resize_with(columns.names.len(), DistinctCells::default);
+    let (tallies, mut profiles): (Vec<TypeTally>, Vec<ValueProfile>) =
+        cells.into_iter().map(|cells| summarise(&cells, cap)).unzip();
+    let totals: Vec<usize> =
+        tallies.iter().map(|tally| tally.mixed().map_or(0, |(_, exceptions)| exceptions)).collect();
+    if totals.iter().any(|&total| total > 0) {
+        let mut exceptions = ExceptionPass { profiles: &mut profiles, totals, row: 0, line: None };
+        rows::scan(&source, &mut columns, &mut exceptions)?;
+        let ExceptionPass { profiles, totals, .. } = exceptions;
+        for (profile, total) in profiles.iter_mut().zip(totals) {
+            profile.count_unread_exceptions(total);
+        }
+    }
     let from_csv = matches!(source, RowSource::Csv(_));
     drop(source);
 
@@ -128,14 +156,27 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
         .map(|(at, name)| ColumnFacts {
             name,
             tally: &tallies[at],
-            profile: &second.profiles[at],
+            profile: &profiles[at],
             missing: rows - tallies[at].present,
             unnamable: unnamable(&columns, at, &repeated_header),
         })
         .collect();
     let inspection =
-        Inspection { rows, from_csv, columns: &columns, facts, structure: &first.structure, repeated_header, cap };
+        Inspection { rows, from_csv, columns: &columns, facts, structure: &structure, repeated_header, cap };
     Ok(report::result(&inspection))
+}
+
+/// A column's type tally and profile, from its distinct cells: the type
+/// first (every value counted against every candidate), then every value
+/// read as that type. Both are as if each row's value were read in turn,
+/// since each fact depends on the value alone (or, for the first row with
+/// blank space or a value, on the order first seen, which the cells keep).
+fn summarise(cells: &DistinctCells, cap: Option<usize>) -> (TypeTally, ValueProfile) {
+    let mut tally = TypeTally::default();
+    cells.each(|seen| tally.add(seen.cell, seen.count));
+    let mut profile = ValueProfile::new(&tally, cap);
+    cells.each(|seen| profile.add(&seen));
+    (tally, profile)
 }
 
 /// The header positions whose name an earlier position has.

@@ -1,5 +1,7 @@
-//! The second pass: every value of a column read as the column's type, as
-//! `validate_rows` would read it under the drafted contract.
+//! Every value of a column read as the column's type, as `validate_rows`
+//! would read it under the drafted contract: once per distinct cell
+//! (`values.rs`), weighted by how many rows have it, and, for a mixed
+//! column, row by row for the rows whose value is an exception.
 //!
 //! Distinct values are counted by the same equality keys `unique` and the
 //! primary key compare (`value_key.rs`, one entry per distinct value in a
@@ -11,6 +13,7 @@ use serde_json::Value;
 
 use super::shape::Shape;
 use super::types::{takes, TypeTally};
+use super::values::Seen;
 use crate::coerce::{coerce, CellRef, Coerced};
 use crate::contract::ColumnType;
 use crate::formats::Format;
@@ -109,7 +112,7 @@ pub(super) struct ValueProfile {
 }
 
 impl ValueProfile {
-    /// The profile of a column whose first pass counted `tally`.
+    /// The profile of a column whose values counted `tally`.
     pub(super) fn new(tally: &TypeTally, cap: Option<usize>) -> Self {
         let read_as = tally.chosen().unwrap_or(ColumnType::Any);
         let formats = if read_as == ColumnType::String { Format::ALL.to_vec() } else { Vec::new() };
@@ -133,38 +136,58 @@ impl ValueProfile {
         }
     }
 
-    /// Read one cell of row `row` (at CSV line `line`).
-    pub(super) fn add(&mut self, cell: CellRef<'_>, row: usize, line: Option<usize>) {
+    /// Read one distinct cell of the column (`values.rs`): every fact but
+    /// the exceptions, which are rows ([`ValueProfile::add_row`]).
+    pub(super) fn add(&mut self, seen: &Seen<'_>) {
+        let cell = seen.cell;
         if cell.is_blank() {
             return;
         }
-        self.add_text_facts(cell, row, line);
-        if let Some(near) = self.near {
-            if !takes(cell, near) {
-                let exception = || Exception { row, line, value: cell.to_value() };
-                if self.first_exceptions.len() < FIRST_EXCEPTIONS {
-                    self.first_exceptions.push(exception());
-                }
-                if self.exceptions.has_room() {
-                    self.exceptions.push(exception());
-                } else {
-                    self.exceptions.skip();
-                }
-            }
-        }
-        // The first pass chose a type every non-blank value takes.
+        self.add_text_facts(seen);
+        // The column's type is one every non-blank value takes.
         let Ok(value) = coerce(cell, self.read_as) else {
             debug_assert!(false, "a value refuses its column's type");
             return;
         };
-        self.add_distinct(&value, cell);
+        self.add_distinct(&value, seen);
         self.add_order(&value);
     }
 
+    /// Whether the column is mixed and a later row may be one of its
+    /// exceptions still to be listed: `total` is how many there are.
+    pub(super) fn wants_rows(&self, total: usize) -> bool {
+        self.near.is_some()
+            && self.exceptions.total() < total
+            && (self.first_exceptions.len() < FIRST_EXCEPTIONS || self.exceptions.has_room())
+    }
+
+    /// Read one cell of row `row` (at CSV line `line`) of a mixed column:
+    /// an exception when it does not take the type most values take.
+    pub(super) fn add_row(&mut self, cell: CellRef<'_>, row: usize, line: Option<usize>) {
+        let Some(near) = self.near else { return };
+        if cell.is_blank() || takes(cell, near) {
+            return;
+        }
+        let exception = || Exception { row, line, value: cell.to_value() };
+        if self.first_exceptions.len() < FIRST_EXCEPTIONS {
+            self.first_exceptions.push(exception());
+        }
+        if self.exceptions.has_room() {
+            self.exceptions.push(exception());
+        } else {
+            self.exceptions.skip();
+        }
+    }
+
+    /// The exceptions not read row by row, once `total` are known: counted.
+    pub(super) fn count_unread_exceptions(&mut self, total: usize) {
+        self.exceptions.skip_many(total.saturating_sub(self.exceptions.total()));
+    }
+
     /// Length, shape, formats and blank space: facts about the text itself.
-    fn add_text_facts(&mut self, cell: CellRef<'_>, row: usize, line: Option<usize>) {
+    fn add_text_facts(&mut self, seen: &Seen<'_>) {
         let owned;
-        let text: &str = match cell {
+        let text: &str = match seen.cell {
             CellRef::Text(s) => s,
             CellRef::Json(value) => {
                 owned = repr::str_of(value);
@@ -178,26 +201,30 @@ impl ValueProfile {
         if !self.formats.is_empty() {
             self.formats.retain(|format| format.matches(text));
         }
-        if matches!(cell, CellRef::Text(_)) && text::strip(text).len() != text.len() {
-            self.padded += 1;
-            self.first_padded.get_or_insert((row, line));
+        if matches!(seen.cell, CellRef::Text(_)) && text::strip(text).len() != text.len() {
+            self.padded += seen.count;
+            // Cells come in the order first seen: the first padded one is
+            // the earliest row with blank space.
+            self.first_padded.get_or_insert((seen.row, seen.line));
         }
     }
 
-    fn add_distinct(&mut self, value: &Coerced<'_>, cell: CellRef<'_>) {
+    fn add_distinct(&mut self, value: &Coerced<'_>, seen: &Seen<'_>) {
         if !write_key(value, &mut self.scratch) {
-            self.unkeyed += 1;
+            self.unkeyed += seen.count;
             return;
         }
+        let count = u32::try_from(seen.count).unwrap_or(u32::MAX);
         let next = u32::try_from(self.counts.len()).unwrap_or(u32::MAX);
         let entry = self.distinct.get_or_insert(&self.scratch, next) as usize;
         if entry == self.counts.len() {
-            self.counts.push(1);
+            self.counts.push(count);
+            // In the order first seen, as the values' first rows are.
             if self.examples.len() < EXAMPLES {
-                self.examples.push(cell.to_value());
+                self.examples.push(seen.cell.to_value());
             }
         } else {
-            self.counts[entry] += 1;
+            self.counts[entry] += count;
         }
     }
 

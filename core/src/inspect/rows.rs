@@ -3,10 +3,9 @@
 //! as `validate_rows` would read it (so what is profiled is what a drafted
 //! contract will be checked against).
 //!
-//! The profile takes two passes over the data (one to find each column's
-//! type, one to read every value as that type), so the rows are read here
-//! by reference, never consumed: a JSON row as it is, a CSV record as fields
-//! borrowed from the text.
+//! The rows are read here by reference, never consumed (a JSON row as it
+//! is, a CSV record as fields borrowed from the text): once for the
+//! profile, and again, as far as needed, for the rows a mixed column lists.
 
 use std::collections::HashMap;
 
@@ -92,11 +91,15 @@ pub(super) enum RowKind<'v> {
 
 /// What a pass does with the rows: told of each row, then of each of its
 /// cells (a JSON row's in its key order, a record's in its field order),
-/// then that the row is done.
+/// then that the row is done; the pass ends early once it is `done`.
 pub(super) trait Visitor {
     fn row(&mut self, row: &RowAt<'_>);
     fn cell(&mut self, column: usize, cell: CellRef<'_>);
     fn end_row(&mut self);
+    /// Whether the rows left would teach this pass nothing.
+    fn done(&self) -> bool {
+        false
+    }
 }
 
 /// Hand every row of `source` to `visit`, numbering columns in `columns`;
@@ -106,6 +109,9 @@ pub(super) fn scan(source: &RowSource, columns: &mut Columns, visit: &mut impl V
     match source {
         RowSource::Rows(rows) => {
             for (index, row) in rows.iter().enumerate() {
+                if visit.done() {
+                    break;
+                }
                 match row {
                     Value::Object(object) => {
                         visit.row(&RowAt { index, line: None, kind: RowKind::Object });
@@ -135,7 +141,8 @@ fn scan_csv(text: &str, columns: &mut Columns, visit: &mut impl Visitor) -> Resu
     // object, and so does this.
     let as_objects = reader.header().iter().any(|name| name == EXTRA_FIELDS_KEY);
     let mut index = 0;
-    while let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? {
+    while !visit.done() {
+        let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? else { break };
         let kind = RowKind::Record { fields: record.fields.len(), header: record.header.len() };
         visit.row(&RowAt { index, line: Some(line), kind });
         if as_objects {

@@ -1,17 +1,19 @@
-//! The first pass's facts about rows rather than values: CSV records with
-//! more or fewer fields than the header, JSON rows that are not objects,
-//! and rows that repeat an earlier row in every column.
+//! Facts about rows rather than values: CSV records with more or fewer
+//! fields than the header, JSON rows that are not objects, and rows that
+//! repeat an earlier row in every column.
 //!
 //! Two rows are the same row when they have the same columns with the same
 //! values as given (text as written, JSON values as JSON), whatever their
 //! key order: an absent column and a null one differ, `"1"` and `1` differ.
-//! Each distinct row is kept once, as its cells' bytes, in a `key_table.rs`
-//! (memory in proportion to the data's distinct rows).
+//! That is, the same column numbers with the same cell numbers of
+//! `values.rs`, which numbers each column's distinct cells as written; so
+//! each distinct row is kept once as four bytes per cell, in a
+//! `key_table.rs` (memory in proportion to the data's distinct rows, not
+//! to their text).
 
 use serde_json::Value;
 
 use super::rows::{RowAt, RowKind};
-use crate::coerce::CellRef;
 use crate::key_table::KeyTable;
 use crate::py::repr;
 use crate::source::Capped;
@@ -38,7 +40,7 @@ pub(super) struct NotObject {
     pub(super) kind: &'static str,
 }
 
-/// What the first pass learns about rows.
+/// What the pass over the rows learns about them.
 pub(super) struct Structure {
     pub(super) ragged: Capped<Ragged>,
     pub(super) repeats: Capped<Repeat>,
@@ -52,9 +54,8 @@ pub(super) struct Structure {
     row: usize,
     line: Option<usize>,
     has_cells: bool,
-    /// Its cells as `(column, start, end)` spans of `bytes`.
-    spans: Vec<(usize, usize, usize)>,
-    bytes: Vec<u8>,
+    /// Its cells as `(column, cell number)`.
+    cells: Vec<(u32, u32)>,
     key: Vec<u8>,
 }
 
@@ -71,8 +72,7 @@ impl Structure {
             row: 0,
             line: None,
             has_cells: false,
-            spans: Vec::new(),
-            bytes: Vec::new(),
+            cells: Vec::new(),
             key: Vec::new(),
         }
     }
@@ -80,8 +80,7 @@ impl Structure {
     pub(super) fn row(&mut self, row: &RowAt<'_>) {
         self.row = row.index;
         self.line = row.line;
-        self.spans.clear();
-        self.bytes.clear();
+        self.cells.clear();
         self.has_cells = true;
         match row.kind {
             RowKind::Object => {}
@@ -100,23 +99,9 @@ impl Structure {
         }
     }
 
-    /// One cell, encoded with its column so rows compare by content.
-    pub(super) fn cell(&mut self, column: usize, cell: CellRef<'_>) {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(&u32::try_from(column).unwrap_or(u32::MAX).to_le_bytes());
-        let json;
-        let (tag, body): (u8, &[u8]) = match cell {
-            CellRef::Null => (b'N', b""),
-            CellRef::Text(text) => (b'T', text.as_bytes()),
-            CellRef::Json(value) => {
-                json = value.to_string();
-                (b'J', json.as_bytes())
-            }
-        };
-        self.bytes.push(tag);
-        self.bytes.extend_from_slice(&u32::try_from(body.len()).unwrap_or(u32::MAX).to_le_bytes());
-        self.bytes.extend_from_slice(body);
-        self.spans.push((column, start, self.bytes.len()));
+    /// One cell: its column, and its number among the column's distinct cells.
+    pub(super) fn cell(&mut self, column: usize, number: u32) {
+        self.cells.push((u32::try_from(column).unwrap_or(u32::MAX), number));
     }
 
     /// The row is read: a repeat of an earlier row is noted.
@@ -124,18 +109,23 @@ impl Structure {
         if !self.has_cells {
             return;
         }
-        let key = if self.spans.windows(2).all(|pair| pair[0].0 < pair[1].0) {
-            &self.bytes
-        } else {
-            self.spans.sort_unstable_by_key(|&(column, ..)| column);
-            self.key.clear();
-            for &(_, start, end) in &self.spans {
-                self.key.extend_from_slice(&self.bytes[start..end]);
+        if !self.cells.windows(2).all(|pair| pair[0].0 < pair[1].0) {
+            self.cells.sort_unstable_by_key(|&(column, _)| column);
+        }
+        // A row of columns 0, 1, 2, ... in order (every CSV record within
+        // its header) is its cell numbers alone; any other row lists its
+        // columns too. The first byte says which, so the two never meet.
+        self.key.clear();
+        let positional = self.cells.iter().enumerate().all(|(at, &(column, _))| column as usize == at);
+        self.key.push(u8::from(positional));
+        for &(column, number) in &self.cells {
+            if !positional {
+                self.key.extend_from_slice(&column.to_le_bytes());
             }
-            &self.key
-        };
+            self.key.extend_from_slice(&number.to_le_bytes());
+        }
         let row = u32::try_from(self.row).unwrap_or(u32::MAX);
-        let first = self.seen.get_or_insert(key, row) as usize;
+        let first = self.seen.get_or_insert(&self.key, row) as usize;
         if first != self.row {
             let repeat = Repeat { row: self.row, line: self.line, first };
             self.first_repeat.get_or_insert(repeat);

@@ -1,4 +1,4 @@
-//! The first pass: which contract type each column's values take.
+//! Which contract type each column's values take.
 //!
 //! Every non-blank value is tried against each typed candidate with the
 //! coercion `validate_rows` itself uses (`coerce.rs`), and every failure is
@@ -48,22 +48,22 @@ pub(super) struct TypeTally {
 }
 
 impl TypeTally {
-    /// Count one cell of the column.
-    pub(super) fn add(&mut self, cell: CellRef<'_>) {
-        self.present += 1;
+    /// Count a cell that `count` rows of the column have.
+    pub(super) fn add(&mut self, cell: CellRef<'_>, count: usize) {
+        self.present += count;
         if cell.is_blank() {
-            self.blank += 1;
+            self.blank += count;
             return;
         }
-        self.non_blank += 1;
+        self.non_blank += count;
         if !matches!(cell, CellRef::Text(_)) {
-            self.not_text += 1;
+            self.not_text += count;
         }
         for (at, &candidate) in CANDIDATES.iter().enumerate() {
             if !takes(cell, candidate) {
-                self.fails[at] += 1;
+                self.fails[at] += count;
             } else if candidate == ColumnType::Boolean && !is_digit_boolean(cell) {
-                self.boolean_words += 1;
+                self.boolean_words += count;
             }
         }
     }
@@ -141,6 +141,8 @@ impl TypeTally {
 /// `date` only for a plain date (see the module's doc).
 pub(super) fn takes(cell: CellRef<'_>, candidate: ColumnType) -> bool {
     match (candidate, cell) {
+        (ColumnType::Boolean, CellRef::Text(s)) if !may_be_boolean(s) => false,
+        (ColumnType::Date | ColumnType::Datetime, CellRef::Text(s)) if !may_be_iso(s) => false,
         (ColumnType::Date, CellRef::Text(s)) => isodate::date_fromisoformat(text::strip(s)).is_some(),
         (ColumnType::Integer | ColumnType::Number, CellRef::Text(s)) if !may_be_numeric(s) => false,
         (ColumnType::Integer, CellRef::Text(s)) if has_a_fraction(s) => false,
@@ -165,6 +167,22 @@ fn may_be_numeric(s: &str) -> bool {
         Some(&b) if b.is_ascii() => b.is_ascii_digit() || b == b'.',
         _ => true,
     }
+}
+
+/// An exact refusal for text columns: the boolean words are at most five
+/// letters (`false`), and ASCII text is compared without case folding, so
+/// longer ASCII text is no boolean. Other text may fold to a word (`yeſ`
+/// folds to `yes`), and goes to the real check.
+fn may_be_boolean(s: &str) -> bool {
+    let stripped = text::strip(s);
+    !stripped.is_ascii() || stripped.len() <= 5
+}
+
+/// An exact refusal for dates and datetimes: Python's `fromisoformat`
+/// (`isodate.rs`, C's `parse_isoformat_date`) reads the year first, as
+/// four ASCII digits, so stripped text that starts otherwise is neither.
+fn may_be_iso(s: &str) -> bool {
+    text::strip(s).as_bytes().first().is_some_and(u8::is_ascii_digit)
 }
 
 /// Another exact refusal, for decimal columns: plain ASCII digits with a
@@ -193,7 +211,7 @@ mod tests {
     fn tally(values: &[Value]) -> TypeTally {
         let mut tally = TypeTally::default();
         for value in values {
-            tally.add(CellRef::of_json(Some(value)));
+            tally.add(CellRef::of_json(Some(value)), 1);
         }
         tally
     }
@@ -242,6 +260,19 @@ mod tests {
             "12.5x",
             "1_2.5",
             "١.٥",
+            " TRUE ",
+            "False",
+            "falsey",
+            "yeſ",
+            "ＹＥＳ",
+            "2024-01-31",
+            " 2024-01-31 ",
+            "２０２４-01-31",
+            "T10:00",
+            "-2024-01-31",
+            "20240131T1000",
+            "2024-W05-3",
+            "\u{663}\u{660}\u{662}\u{664}-01-31",
         ];
         for s in samples {
             if !may_be_numeric(s) {
@@ -251,9 +282,19 @@ mod tests {
             if has_a_fraction(s) {
                 assert!(coerce(CellRef::Text(s), ColumnType::Integer).is_err(), "{s:?} is an integer");
             }
+            if !may_be_boolean(s) {
+                assert!(coerce(CellRef::Text(s), ColumnType::Boolean).is_err(), "{s:?} is a boolean");
+            }
+            if !may_be_iso(s) {
+                assert!(coerce(CellRef::Text(s), ColumnType::Date).is_err(), "{s:?} is a date");
+                assert!(coerce(CellRef::Text(s), ColumnType::Datetime).is_err(), "{s:?} is a datetime");
+            }
         }
         assert!(may_be_numeric(" INF ") && may_be_numeric("-Infinity") && !may_be_numeric("infinite"));
         assert!(has_a_fraction("12.50") && !has_a_fraction("12.00") && !has_a_fraction("1.25e2"));
+        // The shortcuts must also let through what the parsers take.
+        assert!(may_be_boolean(" FALSE ") && may_be_boolean("yeſ") && !may_be_boolean("falsey"));
+        assert!(may_be_iso(" 2024-01-31") && !may_be_iso("２０２４-01-31") && !may_be_iso("T10:00"));
     }
 
     #[test]

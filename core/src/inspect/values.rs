@@ -1,0 +1,133 @@
+//! The one pass over the rows: each column's distinct cells as given, each
+//! with how many rows have it and the first row that does.
+//!
+//! Every fact the profile states about a column is a fact about its values,
+//! and a value's type, coercion, equality key, length and shape depend on
+//! the value alone; so each is worked out once per distinct cell here
+//! (`mod.rs` summarises the column from these), not once per row. A
+//! million-row column of a few hundred dates costs a few hundred date
+//! parses, and the rows are read once.
+//!
+//! A cell is kept as written: a CSV field's text, a JSON string, a JSON
+//! null, or any other JSON value as its JSON text. Two cells are the same
+//! cell when they are written the same (`"1"` and `1` differ, `"a"` and
+//! `" a"` differ), which is also what a fully repeated row compares
+//! (`structure.rs`, by the numbers given here).
+
+use serde_json::Value;
+
+use crate::coerce::CellRef;
+use crate::key_table::KeyTable;
+
+/// A cell's kind, the first byte of its key.
+const NULL: u8 = b'N';
+const TEXT: u8 = b'T';
+const JSON: u8 = b'J';
+
+/// No CSV line (a JSON row), as a first line is kept.
+const NO_LINE: u32 = u32::MAX;
+
+/// One column's distinct cells, numbered in the order first seen.
+#[derive(Default)]
+pub(super) struct DistinctCells {
+    cells: KeyTable,
+    /// Per cell number: how many rows have it.
+    counts: Vec<u32>,
+    /// Per cell number: the first row that has it, and that row's CSV line.
+    first: Vec<(u32, u32)>,
+    key: Vec<u8>,
+}
+
+/// One distinct cell as [`DistinctCells::each`] hands it out.
+pub(super) struct Seen<'c> {
+    pub(super) cell: CellRef<'c>,
+    /// Rows with this cell.
+    pub(super) count: usize,
+    /// The first of them, and its CSV line.
+    pub(super) row: usize,
+    pub(super) line: Option<usize>,
+}
+
+impl DistinctCells {
+    /// Count `cell`, of row `row` at CSV line `line`; returns its number.
+    pub(super) fn add(&mut self, cell: CellRef<'_>, row: usize, line: Option<usize>) -> u32 {
+        self.key.clear();
+        match cell {
+            CellRef::Null => self.key.push(NULL),
+            CellRef::Text(text) => {
+                self.key.push(TEXT);
+                self.key.extend_from_slice(text.as_bytes());
+            }
+            CellRef::Json(value) => {
+                self.key.push(JSON);
+                // Writing a `Value` into a `Vec` cannot fail.
+                let _ = serde_json::to_writer(&mut self.key, value);
+            }
+        }
+        let next = u32::try_from(self.counts.len()).unwrap_or(u32::MAX);
+        let number = self.cells.get_or_insert(&self.key, next);
+        if number == next {
+            self.counts.push(1);
+            let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+            self.first.push((at(row), line.map_or(NO_LINE, at)));
+        } else {
+            self.counts[number as usize] += 1;
+        }
+        number
+    }
+
+    /// Hand every distinct cell to `visit`, in the order first seen.
+    pub(super) fn each(&self, mut visit: impl FnMut(Seen<'_>)) {
+        // Every key is one ASCII byte and text (a `&str`, or JSON that
+        // serde_json wrote), so the keys together are text: checked once
+        // here, then each key is a slice of it.
+        let all = std::str::from_utf8(self.cells.arena()).unwrap_or_default();
+        for (number, span) in self.cells.spans().enumerate() {
+            let (row, line) = self.first[number];
+            let line = (line != NO_LINE).then_some(line as usize);
+            let (count, row) = (self.counts[number] as usize, row as usize);
+            let key = all.get(span).unwrap_or_default();
+            let (kind, text) = match key.as_bytes().first() {
+                Some(&kind) => (kind, &key[1..]),
+                None => (NULL, ""),
+            };
+            match kind {
+                TEXT => visit(Seen { cell: CellRef::Text(text), count, row, line }),
+                JSON => {
+                    let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+                    visit(Seen { cell: CellRef::of_json(Some(&value)), count, row, line });
+                }
+                _ => visit(Seen { cell: CellRef::Null, count, row, line }),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn cells_are_the_same_only_when_written_the_same() {
+        let values = [json!("1"), json!(1), json!(1.0), json!(" 1"), json!(null), json!("1"), json!([1]), json!(1)];
+        let mut cells = DistinctCells::default();
+        let numbers: Vec<u32> =
+            values.iter().enumerate().map(|(row, v)| cells.add(CellRef::of_json(Some(v)), row, None)).collect();
+        // "1" and 1 and 1.0 and " 1" and null and [1] are six cells; rows 5 and 7 repeat rows 0 and 1.
+        assert_eq!(numbers, [0, 1, 2, 3, 4, 0, 5, 1]);
+        let mut seen = Vec::new();
+        cells.each(|s| seen.push((s.cell.to_value(), s.count, s.row)));
+        assert_eq!(
+            seen,
+            [
+                (json!("1"), 2, 0),
+                (json!(1), 2, 1),
+                (json!(1.0), 1, 2),
+                (json!(" 1"), 1, 3),
+                (json!(null), 1, 4),
+                (json!([1]), 1, 6)
+            ]
+        );
+    }
+}
