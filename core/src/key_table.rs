@@ -22,11 +22,62 @@ struct Entry {
     value: u32,
 }
 
+/// Keys in the order added, each with a number, and no index: what a table
+/// keeps once nothing more is looked up in it, or a list whose keys the
+/// caller knows to be distinct.
+#[derive(Default)]
+pub(crate) struct KeyList {
+    arena: Vec<u8>,
+    entries: Vec<Entry>,
+}
+
+impl KeyList {
+    /// Add `key` with `value` at the end (whether it is already here is
+    /// the caller's business).
+    pub(crate) fn push(&mut self, key: &[u8], value: u32) {
+        let start = u32::try_from(self.arena.len()).unwrap_or(u32::MAX);
+        self.arena.extend_from_slice(key);
+        let len = u32::try_from(key.len()).unwrap_or(u32::MAX);
+        self.entries.push(Entry { start, len, value });
+    }
+
+    /// How many keys the list holds.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Every key with its number, in the order added (a key's position here
+    /// is its entry number: `inspect_dataset` counts each distinct value in
+    /// a list indexed by it).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&[u8], u32)> + '_ {
+        self.entries.iter().map(|entry| (self.bytes(entry), entry.value))
+    }
+
+    /// The key with entry number `number` (its position in [`KeyList::iter`]).
+    pub(crate) fn key(&self, number: usize) -> Option<&[u8]> {
+        self.entries.get(number).map(|entry| self.bytes(entry))
+    }
+
+    /// Every key's bytes, one after another in the order added: a caller
+    /// whose keys are all text checks the text once, not per key.
+    pub(crate) fn arena(&self) -> &[u8] {
+        &self.arena
+    }
+
+    /// Where each key is in [`KeyList::arena`], with its number, in the order added.
+    pub(crate) fn spans(&self) -> impl Iterator<Item = (std::ops::Range<usize>, u32)> + '_ {
+        self.entries.iter().map(|entry| (entry.start as usize..entry.start as usize + entry.len as usize, entry.value))
+    }
+
+    fn bytes(&self, entry: &Entry) -> &[u8] {
+        &self.arena[entry.start as usize..entry.start as usize + entry.len as usize]
+    }
+}
+
 /// Keys and their numbers; a key's number is set when it is first added.
 #[derive(Default)]
 pub(crate) struct KeyTable {
-    arena: Vec<u8>,
-    entries: Vec<Entry>,
+    keys: KeyList,
     /// Per slot, 0 when empty, else the key's hash in the high half and its
     /// entry number + 1 in the low half: a probe past another key reads its
     /// slot only, not its entry. A power of two long.
@@ -36,23 +87,25 @@ pub(crate) struct KeyTable {
 impl KeyTable {
     /// The number of `key`, adding the key with `value` when it is new.
     pub(crate) fn get_or_insert(&mut self, key: &[u8], value: u32) -> u32 {
-        let hash = hash(key);
-        if self.slots.is_empty() {
-            self.grow();
+        match self.find_or_add(key, value) {
+            Ok(entry) => self.keys.entries[entry].value,
+            Err(_) => value,
         }
-        let slot = match self.probe(key, hash) {
-            Ok(entry) => return self.entries[entry].value,
-            Err(slot) => slot,
-        };
-        let start = u32::try_from(self.arena.len()).unwrap_or(u32::MAX);
-        self.arena.extend_from_slice(key);
-        let len = u32::try_from(key.len()).unwrap_or(u32::MAX);
-        self.entries.push(Entry { start, len, value });
-        self.slots[slot] = (u64::from(hash) << 32) | self.entries.len() as u64;
-        if self.entries.len() * 2 > self.slots.len() {
-            self.grow();
+    }
+
+    /// Count `key` `n` more times: its number is how often it was counted.
+    /// Returns its entry number, and whether it is new. (The count sits in
+    /// the entry the lookup reads anyway, where a list of counts beside the
+    /// table would cost a second read from memory for every key.)
+    pub(crate) fn count(&mut self, key: &[u8], n: u32) -> (u32, bool) {
+        match self.find_or_add(key, n) {
+            Ok(entry) => {
+                let held = &mut self.keys.entries[entry].value;
+                *held = held.saturating_add(n);
+                (entry as u32, false)
+            }
+            Err(entry) => (entry as u32, true),
         }
-        value
     }
 
     /// Whether the table holds `key`.
@@ -62,34 +115,37 @@ impl KeyTable {
 
     /// How many keys the table holds.
     pub(crate) fn len(&self) -> usize {
-        self.entries.len()
+        self.keys.len()
     }
 
-    /// Every key with its number, in the order the keys were first added
-    /// (a key's position here is its entry number: `inspect_dataset` counts
-    /// each distinct value in a list indexed by it).
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (&[u8], u32)> + '_ {
-        self.entries.iter().map(|entry| {
-            let start = entry.start as usize;
-            (&self.arena[start..start + entry.len as usize], entry.value)
-        })
+    /// The keys, in the order first added (see [`KeyList`]).
+    pub(crate) fn keys(&self) -> &KeyList {
+        &self.keys
     }
 
-    /// The key with entry number `number` (its position in [`KeyTable::iter`]).
-    pub(crate) fn key(&self, number: usize) -> Option<&[u8]> {
-        let entry = self.entries.get(number)?;
-        self.arena.get(entry.start as usize..entry.start as usize + entry.len as usize)
+    /// The keys, with the index dropped.
+    pub(crate) fn into_keys(self) -> KeyList {
+        self.keys
     }
 
-    /// Every key's bytes, one after another in the order first added: a
-    /// caller whose keys are all text checks the text once, not per key.
-    pub(crate) fn arena(&self) -> &[u8] {
-        &self.arena
-    }
-
-    /// Where each key is in [`KeyTable::arena`], in the order first added.
-    pub(crate) fn spans(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-        self.entries.iter().map(|entry| entry.start as usize..entry.start as usize + entry.len as usize)
+    /// `Ok` with the entry number of `key`, or `Err` with the number it was
+    /// just added under, with `value`.
+    fn find_or_add(&mut self, key: &[u8], value: u32) -> Result<usize, usize> {
+        let hash = hash(key);
+        if self.slots.is_empty() {
+            self.grow();
+        }
+        let slot = match self.probe(key, hash) {
+            Ok(entry) => return Ok(entry),
+            Err(slot) => slot,
+        };
+        self.keys.push(key, value);
+        let entry = self.keys.len() - 1;
+        self.slots[slot] = (u64::from(hash) << 32) | self.keys.len() as u64;
+        if self.keys.len() * 2 > self.slots.len() {
+            self.grow();
+        }
+        Err(entry)
     }
 
     /// The entry index of `key`, or the empty slot where it would go.
@@ -103,8 +159,7 @@ impl KeyTable {
             }
             if (held >> 32) as u32 == hash {
                 let index = (held as u32 - 1) as usize;
-                let entry = &self.entries[index];
-                if &self.arena[entry.start as usize..entry.start as usize + entry.len as usize] == key {
+                if self.keys.bytes(&self.keys.entries[index]) == key {
                     return Ok(index);
                 }
             }
@@ -171,6 +226,18 @@ mod tests {
         assert_eq!(table.get_or_insert(b"", 4), 3);
         assert!(table.contains(b"a") && table.contains(b"") && !table.contains(b"b"));
         assert_eq!(table.len(), 2);
+    }
+
+    #[test]
+    fn a_counted_key_holds_its_count_and_keeps_its_number() {
+        let mut table = KeyTable::default();
+        assert_eq!(table.count(b"x", 2), (0, true));
+        assert_eq!(table.count(b"y", 1), (1, true));
+        assert_eq!(table.count(b"x", 3), (0, false));
+        let counted: Vec<(&[u8], u32)> = table.keys().iter().collect();
+        assert_eq!(counted, [(&b"x"[..], 5), (&b"y"[..], 1)]);
+        let keys = table.into_keys();
+        assert_eq!((keys.key(1), keys.key(2), keys.len()), (Some(&b"y"[..]), None, 2));
     }
 
     #[test]

@@ -176,6 +176,7 @@ fn summarise(cells: &DistinctCells, cap: Option<usize>) -> (TypeTally, ValueProf
     cells.each(|seen| tally.add(seen.cell, seen.count));
     let mut profile = ValueProfile::new(&tally, cap);
     cells.each(|seen| profile.add(&seen));
+    profile.finish();
     (tally, profile)
 }
 

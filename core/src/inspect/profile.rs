@@ -17,7 +17,7 @@ use super::values::Seen;
 use crate::coerce::{coerce, CellRef, Coerced};
 use crate::contract::ColumnType;
 use crate::formats::Format;
-use crate::key_table::KeyTable;
+use crate::key_table::{KeyList, KeyTable};
 use crate::py::{repr, text};
 use crate::source::Capped;
 use crate::value_key::write_key;
@@ -78,13 +78,18 @@ impl Extremes {
     }
 }
 
-/// What the second pass learns about one column.
+/// What the values of one column show, read as its type.
 pub(super) struct ValueProfile {
     /// The type the column is read as (`any` for a column with no type).
     pub(super) read_as: ColumnType,
     /// One entry per distinct value (by equality key), numbered in the
     /// order first seen; `counts[n]` is how many values entry `n` has.
-    pub(super) distinct: KeyTable,
+    pub(super) distinct: KeyList,
+    /// The index that finds a value's entry while the values are read, for
+    /// every type but `string`: a string column's distinct cells (as
+    /// written, `values.rs`) are its distinct values (compared as written),
+    /// so each is a new entry. Given up by [`ValueProfile::finish`].
+    index: Option<KeyTable>,
     pub(super) counts: Vec<u32>,
     /// Values with no key (NaN, which equals nothing): never distinct, never repeated.
     pub(super) unkeyed: usize,
@@ -118,7 +123,8 @@ impl ValueProfile {
         let formats = if read_as == ColumnType::String { Format::ALL.to_vec() } else { Vec::new() };
         ValueProfile {
             read_as,
-            distinct: KeyTable::default(),
+            distinct: KeyList::default(),
+            index: (read_as != ColumnType::String).then(KeyTable::default),
             counts: Vec::new(),
             unkeyed: 0,
             examples: Vec::new(),
@@ -216,7 +222,13 @@ impl ValueProfile {
         }
         let count = u32::try_from(seen.count).unwrap_or(u32::MAX);
         let next = u32::try_from(self.counts.len()).unwrap_or(u32::MAX);
-        let entry = self.distinct.get_or_insert(&self.scratch, next) as usize;
+        let entry = match &mut self.index {
+            Some(index) => index.get_or_insert(&self.scratch, next) as usize,
+            None => {
+                self.distinct.push(&self.scratch, next);
+                self.counts.len()
+            }
+        };
         if entry == self.counts.len() {
             self.counts.push(count);
             // In the order first seen, as the values' first rows are.
@@ -244,6 +256,13 @@ impl ValueProfile {
             _ => return,
         };
         self.extremes.add(order, || value.json_safe());
+    }
+
+    /// Every value is read: the index goes, the distinct values stay.
+    pub(super) fn finish(&mut self) {
+        if let Some(index) = self.index.take() {
+            self.distinct = index.into_keys();
+        }
     }
 
     /// How many distinct values the column has (NaN, which has no key, not counted).

@@ -30,9 +30,8 @@ const NO_LINE: u32 = u32::MAX;
 /// One column's distinct cells, numbered in the order first seen.
 #[derive(Default)]
 pub(super) struct DistinctCells {
+    /// Each cell's key, counted: its number is how many rows have it.
     cells: KeyTable,
-    /// Per cell number: how many rows have it.
-    counts: Vec<u32>,
     /// Per cell number: the first row that has it, and that row's CSV line.
     first: Vec<(u32, u32)>,
     key: Vec<u8>,
@@ -64,14 +63,10 @@ impl DistinctCells {
                 let _ = serde_json::to_writer(&mut self.key, value);
             }
         }
-        let next = u32::try_from(self.counts.len()).unwrap_or(u32::MAX);
-        let number = self.cells.get_or_insert(&self.key, next);
-        if number == next {
-            self.counts.push(1);
+        let (number, new) = self.cells.count(&self.key, 1);
+        if new {
             let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
             self.first.push((at(row), line.map_or(NO_LINE, at)));
-        } else {
-            self.counts[number as usize] += 1;
         }
         number
     }
@@ -81,11 +76,12 @@ impl DistinctCells {
         // Every key is one ASCII byte and text (a `&str`, or JSON that
         // serde_json wrote), so the keys together are text: checked once
         // here, then each key is a slice of it.
-        let all = std::str::from_utf8(self.cells.arena()).unwrap_or_default();
-        for (number, span) in self.cells.spans().enumerate() {
+        let keys = self.cells.keys();
+        let all = std::str::from_utf8(keys.arena()).unwrap_or_default();
+        for (number, (span, count)) in keys.spans().enumerate() {
             let (row, line) = self.first[number];
             let line = (line != NO_LINE).then_some(line as usize);
-            let (count, row) = (self.counts[number] as usize, row as usize);
+            let (count, row) = (count as usize, row as usize);
             let key = all.get(span).unwrap_or_default();
             let (kind, text) = match key.as_bytes().first() {
                 Some(&kind) => (kind, &key[1..]),
