@@ -131,8 +131,9 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
     let mut columns = Columns::default();
     let mut pass = RowPass { cells: Vec::new(), structure: Structure::new(cap), row: 0, line: None };
     let rows = rows::scan(&source, &mut columns, &mut pass)?;
-    let RowPass { mut cells, structure, .. } = pass;
+    let RowPass { mut cells, mut structure, .. } = pass;
     cells.resize_with(columns.names.len(), DistinctCells::default);
+    structure.finish(&cells);
     let (tallies, mut profiles): (Vec<TypeTally>, Vec<ValueProfile>) =
         cells.into_iter().map(|cells| summarise(&cells, cap)).unzip();
     let totals: Vec<usize> =

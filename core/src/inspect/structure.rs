@@ -7,14 +7,20 @@
 //! key order: an absent column and a null one differ, `"1"` and `1` differ.
 //! That is, the same column numbers with the same cell numbers of
 //! `values.rs`, which numbers each column's distinct cells as written; so
-//! each distinct row is kept once as four bytes per cell, in a
-//! `key_table.rs` (memory in proportion to the data's distinct rows, not
-//! to their text).
+//! each row is kept as four bytes per cell, not as its text.
+//!
+//! Rows are compared once every row is read ([`Structure::finish`]), and
+//! only those that may repeat another: a row that is the only one with its
+//! value in some column repeats no row. So the column with the most such
+//! values is chosen, and only the rows whose value there is held by more
+//! than one row are looked up, in row order, in a `key_table.rs`. With a
+//! column of ids, that is almost none, and no table of a million rows.
 
 use serde_json::Value;
 
 use super::rows::{RowAt, RowKind};
-use crate::key_table::KeyTable;
+use super::values::DistinctCells;
+use crate::key_table::{KeyList, KeyTable};
 use crate::py::repr;
 use crate::source::Capped;
 
@@ -49,7 +55,10 @@ pub(super) struct Structure {
     pub(super) first_repeat: Option<Repeat>,
     pub(super) not_objects: usize,
     pub(super) first_not_object: Option<NotObject>,
-    seen: KeyTable,
+    /// Each row with cells, as its key (see [`Structure::end_row`]) and index.
+    rows: KeyList,
+    /// Per row of `rows`: its CSV line, or [`NO_LINE`].
+    lines: Vec<u32>,
     /// The row being read: its index, line and whether it has cells.
     row: usize,
     line: Option<usize>,
@@ -68,7 +77,8 @@ impl Structure {
             first_repeat: None,
             not_objects: 0,
             first_not_object: None,
-            seen: KeyTable::default(),
+            rows: KeyList::default(),
+            lines: Vec::new(),
             row: 0,
             line: None,
             has_cells: false,
@@ -104,7 +114,7 @@ impl Structure {
         self.cells.push((u32::try_from(column).unwrap_or(u32::MAX), number));
     }
 
-    /// The row is read: a repeat of an earlier row is noted.
+    /// The row is read: it is kept, as its columns and cell numbers.
     pub(super) fn end_row(&mut self) {
         if !self.has_cells {
             return;
@@ -124,13 +134,51 @@ impl Structure {
             }
             self.key.extend_from_slice(&number.to_le_bytes());
         }
-        let row = u32::try_from(self.row).unwrap_or(u32::MAX);
-        let first = self.seen.get_or_insert(&self.key, row) as usize;
-        if first != self.row {
-            let repeat = Repeat { row: self.row, line: self.line, first };
-            self.first_repeat.get_or_insert(repeat);
-            push(&mut self.repeats, || repeat);
+        self.rows.push(&self.key, u32::try_from(self.row).unwrap_or(u32::MAX));
+        self.lines.push(self.line.map_or(NO_LINE, |line| u32::try_from(line).unwrap_or(u32::MAX)));
+    }
+
+    /// Every row is read, and `cells` holds each column's distinct cells:
+    /// each row that repeats an earlier one is noted, in row order.
+    pub(super) fn finish(&mut self, cells: &[DistinctCells]) {
+        // With no column at all, every row (an empty object) is a candidate.
+        let filter = cells
+            .iter()
+            .enumerate()
+            .max_by_key(|(at, cells)| (cells.singletons(), std::cmp::Reverse(*at)))
+            .map(|(at, cells)| (at, cells.shared()));
+        let alone = |key: &[u8]| {
+            // A row without the column may repeat another row without it.
+            filter.as_ref().is_some_and(|(column, shared)| {
+                cell_number(key, *column).is_some_and(|number| !shared.get(number as usize).copied().unwrap_or(true))
+            })
+        };
+        let mut seen = KeyTable::default();
+        for (at, (key, row)) in self.rows.iter().enumerate() {
+            if alone(key) {
+                continue;
+            }
+            let first = seen.get_or_insert(key, row) as usize;
+            if first != row as usize {
+                let line = (self.lines[at] != NO_LINE).then_some(self.lines[at] as usize);
+                let repeat = Repeat { row: row as usize, line, first };
+                self.first_repeat.get_or_insert(repeat);
+                push(&mut self.repeats, || repeat);
+            }
         }
+    }
+}
+
+/// No CSV line (a JSON row), as a row's line is kept.
+const NO_LINE: u32 = u32::MAX;
+
+/// The cell number a row's key holds for `column`, if the row has the column.
+fn cell_number(key: &[u8], column: usize) -> Option<u32> {
+    let word =
+        |at: usize| key.get(at..at + 4).map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]));
+    match key.first() {
+        Some(1) => word(1 + 4 * column),
+        _ => (1..key.len()).step_by(8).find(|&at| word(at) == u32::try_from(column).ok()).and_then(|at| word(at + 4)),
     }
 }
 

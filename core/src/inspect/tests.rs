@@ -312,3 +312,38 @@ fn a_boolean_columns_top_values_are_booleans() {
     assert_eq!(column(&result, "b")["top_values"], json!([{"value": true, "count": 3}, {"value": false, "count": 2}]));
     assert_eq!(column(&result, "b")["examples"], json!(["Yes", "no"]));
 }
+
+#[test]
+fn repeated_rows_are_found_whichever_column_rules_rows_out() {
+    // `id` is the column with the most values only one row has, so only the
+    // rows whose id repeats (7, rows 1, 3 and 4) are compared: row 3 repeats
+    // row 1, row 4 differs from both in `n`. Rows 5 and 6 have no `id` and
+    // repeat each other in a different key order; the empty objects (rows 7
+    // and 8) repeat each other too, and a row with `id` null is not a row
+    // without `id`.
+    let rows = json!([
+        {"id": 1, "n": "a"},
+        {"id": 7, "n": "a"},
+        {"id": 2, "n": "a"},
+        {"id": 7, "n": "a"},
+        {"id": 7, "n": "b"},
+        {"n": "a", "x": 1},
+        {"x": 1, "n": "a"},
+        {},
+        {},
+        {"id": null, "n": "a", "x": 1},
+    ]);
+    let result = inspect(json!({"rows": rows}));
+    let repeats: Vec<(u64, u64)> = result["duplicate_rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["row_index"].as_u64().unwrap(), r["first_row_index"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(repeats, [(3, 1), (6, 5), (8, 7)]);
+    // Every row unique but by a shared value elsewhere: nothing repeats.
+    let csv = "id,n\n1,a\n2,a\n3,a\n";
+    assert_eq!(inspect(json!({"csv": csv}))["summary"]["duplicate_rows"], 0);
+    let csv = "id,n\n1,a\n1,a\n1,a\n";
+    assert_eq!(inspect(json!({"csv": csv}))["summary"]["duplicate_rows"], 2);
+}

@@ -71,6 +71,16 @@ impl DistinctCells {
         number
     }
 
+    /// How many cells only one row has.
+    pub(super) fn singletons(&self) -> usize {
+        self.cells.keys().iter().filter(|&(_, count)| count == 1).count()
+    }
+
+    /// Per cell number, whether more than one row has the cell.
+    pub(super) fn shared(&self) -> Vec<bool> {
+        self.cells.keys().iter().map(|(_, count)| count > 1).collect()
+    }
+
     /// Hand every distinct cell to `visit`, in the order first seen.
     pub(super) fn each(&self, mut visit: impl FnMut(Seen<'_>)) {
         // Every key is one ASCII byte and text (a `&str`, or JSON that
