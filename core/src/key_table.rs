@@ -87,24 +87,38 @@ pub(crate) struct KeyTable {
 impl KeyTable {
     /// The number of `key`, adding the key with `value` when it is new.
     pub(crate) fn get_or_insert(&mut self, key: &[u8], value: u32) -> u32 {
-        match self.find_or_add(key, value) {
+        match self.find_or_add(key, hash(key), value) {
             Ok(entry) => self.keys.entries[entry].value,
             Err(_) => value,
         }
     }
 
-    /// Count `key` `n` more times: its number is how often it was counted.
-    /// Returns its entry number, and whether it is new. (The count sits in
+    /// Count `key` (whose [`hash`] is `hash`) `n` more times: its number is
+    /// how often it was counted. Returns its entry number, and whether it is new. (The count sits in
     /// the entry the lookup reads anyway, where a list of counts beside the
     /// table would cost a second read from memory for every key.)
-    pub(crate) fn count(&mut self, key: &[u8], n: u32) -> (u32, bool) {
-        match self.find_or_add(key, n) {
+    pub(crate) fn count_hashed(&mut self, key: &[u8], hash: u32, n: u32) -> (u32, bool) {
+        match self.find_or_add(key, hash, n) {
             Ok(entry) => {
                 let held = &mut self.keys.entries[entry].value;
                 *held = held.saturating_add(n);
                 (entry as u32, false)
             }
             Err(entry) => (entry as u32, true),
+        }
+    }
+
+    /// Read, and forget, the memory a lookup of a key with `hash` will read
+    /// first: its slot, and the entry and bytes of the key there. A caller
+    /// with several lookups to make touches each table first, so the reads
+    /// from memory (a table of a million keys is not in any cache) overlap
+    /// instead of waiting one after another. It changes nothing.
+    pub(crate) fn touch(&self, hash: u32) {
+        let Some(&held) = self.slots.get(hash as usize & self.slots.len().wrapping_sub(1)) else { return };
+        if held != 0 && (held >> 32) as u32 == hash {
+            if let Some(entry) = self.keys.entries.get((held as u32 - 1) as usize) {
+                std::hint::black_box(self.keys.arena.get(entry.start as usize));
+            }
         }
     }
 
@@ -130,8 +144,7 @@ impl KeyTable {
 
     /// `Ok` with the entry number of `key`, or `Err` with the number it was
     /// just added under, with `value`.
-    fn find_or_add(&mut self, key: &[u8], value: u32) -> Result<usize, usize> {
-        let hash = hash(key);
+    fn find_or_add(&mut self, key: &[u8], hash: u32, value: u32) -> Result<usize, usize> {
         if self.slots.is_empty() {
             self.grow();
         }
@@ -186,7 +199,7 @@ impl KeyTable {
 /// multiply and a shift (64-bit operations only, which wasm has natively;
 /// a 128-bit product would be a library call there), then finished with
 /// `MurmurHash3`'s 64-bit mixer so every output bit depends on every input bit.
-fn hash(bytes: &[u8]) -> u32 {
+pub(crate) fn hash(bytes: &[u8]) -> u32 {
     const SEED: u64 = 0xa076_1d64_78bd_642f;
     const STEP: u64 = 0x9e37_79b9_7f4a_7c15;
     let fold = |state: u64, word: u64| {
@@ -231,9 +244,15 @@ mod tests {
     #[test]
     fn a_counted_key_holds_its_count_and_keeps_its_number() {
         let mut table = KeyTable::default();
-        assert_eq!(table.count(b"x", 2), (0, true));
-        assert_eq!(table.count(b"y", 1), (1, true));
-        assert_eq!(table.count(b"x", 3), (0, false));
+        let count = |table: &mut KeyTable, key: &[u8], n| table.count_hashed(key, hash(key), n);
+        assert_eq!(count(&mut table, b"x", 2), (0, true));
+        assert_eq!(count(&mut table, b"y", 1), (1, true));
+        assert_eq!(count(&mut table, b"x", 3), (0, false));
+        // Touching changes nothing, found or not, in a table empty or not.
+        KeyTable::default().touch(hash(b"x"));
+        table.touch(hash(b"x"));
+        table.touch(hash(b"z"));
+        assert_eq!(count(&mut table, b"x", 0), (0, false));
         let counted: Vec<(&[u8], u32)> = table.keys().iter().collect();
         assert_eq!(counted, [(&b"x"[..], 5), (&b"y"[..], 1)]);
         let keys = table.into_keys();

@@ -50,11 +50,13 @@ use profile::ValueProfile;
 use rows::{Columns, RowAt, Visitor};
 use structure::Structure;
 use types::TypeTally;
-use values::DistinctCells;
+use values::{DistinctCells, RowCells};
 
 /// The pass over the rows: each column's distinct cells, and the rows' structure.
 struct RowPass {
     cells: Vec<DistinctCells>,
+    /// The row being read, counted in `cells` once it is.
+    pending: RowCells,
     structure: Structure,
     row: usize,
     line: Option<usize>,
@@ -68,15 +70,13 @@ impl Visitor for RowPass {
     }
 
     fn cell(&mut self, column: usize, cell: CellRef<'_>) {
-        if column >= self.cells.len() {
-            self.cells.resize_with(column + 1, DistinctCells::default);
-        }
-        let number = self.cells[column].add(cell, self.row, self.line);
-        self.structure.cell(column, number);
+        self.pending.add(column, cell);
     }
 
     fn end_row(&mut self) {
-        self.structure.end_row();
+        let structure = &mut self.structure;
+        self.pending.count(&mut self.cells, self.row, self.line, |column, number| structure.cell(column, number));
+        structure.end_row();
     }
 }
 
@@ -129,7 +129,8 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
     reader.finish()?;
 
     let mut columns = Columns::default();
-    let mut pass = RowPass { cells: Vec::new(), structure: Structure::new(cap), row: 0, line: None };
+    let mut pass =
+        RowPass { cells: Vec::new(), pending: RowCells::default(), structure: Structure::new(cap), row: 0, line: None };
     let rows = rows::scan(&source, &mut columns, &mut pass)?;
     let RowPass { mut cells, mut structure, .. } = pass;
     cells.resize_with(columns.names.len(), DistinctCells::default);

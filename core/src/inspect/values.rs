@@ -34,7 +34,60 @@ pub(super) struct DistinctCells {
     cells: KeyTable,
     /// Per cell number: the first row that has it, and that row's CSV line.
     first: Vec<(u32, u32)>,
-    key: Vec<u8>,
+}
+
+/// One row's cells, written as keys, then counted together once the row is
+/// read: every column's table is touched first ([`KeyTable::touch`]), so
+/// the row's lookups wait on memory at once, not one after another.
+#[derive(Default)]
+pub(super) struct RowCells {
+    keys: Vec<u8>,
+    /// Per cell: its column, where its key is in `keys`, and the key's hash.
+    cells: Vec<(usize, usize, usize, u32)>,
+}
+
+impl RowCells {
+    /// Add one cell of the row, in column `column`.
+    pub(super) fn add(&mut self, column: usize, cell: CellRef<'_>) {
+        let start = self.keys.len();
+        match cell {
+            CellRef::Null => self.keys.push(NULL),
+            CellRef::Text(text) => {
+                self.keys.push(TEXT);
+                self.keys.extend_from_slice(text.as_bytes());
+            }
+            CellRef::Json(value) => {
+                self.keys.push(JSON);
+                // Writing a `Value` into a `Vec` cannot fail.
+                let _ = serde_json::to_writer(&mut self.keys, value);
+            }
+        }
+        self.cells.push((column, start, self.keys.len(), 0));
+    }
+
+    /// Count the row's cells, of row `row` at CSV line `line`, in `columns`
+    /// (one per column, as many as the columns seen), handing each
+    /// column's cell number to `numbered`; the row is then empty again.
+    pub(super) fn count(
+        &mut self,
+        columns: &mut Vec<DistinctCells>,
+        row: usize,
+        line: Option<usize>,
+        mut numbered: impl FnMut(usize, u32),
+    ) {
+        for (column, start, end, hash) in &mut self.cells {
+            if *column >= columns.len() {
+                columns.resize_with(*column + 1, DistinctCells::default);
+            }
+            *hash = crate::key_table::hash(&self.keys[*start..*end]);
+            columns[*column].cells.touch(*hash);
+        }
+        for &(column, start, end, hash) in &self.cells {
+            numbered(column, columns[column].count(&self.keys[start..end], hash, row, line));
+        }
+        self.keys.clear();
+        self.cells.clear();
+    }
 }
 
 /// One distinct cell as [`DistinctCells::each`] hands it out.
@@ -48,22 +101,10 @@ pub(super) struct Seen<'c> {
 }
 
 impl DistinctCells {
-    /// Count `cell`, of row `row` at CSV line `line`; returns its number.
-    pub(super) fn add(&mut self, cell: CellRef<'_>, row: usize, line: Option<usize>) -> u32 {
-        self.key.clear();
-        match cell {
-            CellRef::Null => self.key.push(NULL),
-            CellRef::Text(text) => {
-                self.key.push(TEXT);
-                self.key.extend_from_slice(text.as_bytes());
-            }
-            CellRef::Json(value) => {
-                self.key.push(JSON);
-                // Writing a `Value` into a `Vec` cannot fail.
-                let _ = serde_json::to_writer(&mut self.key, value);
-            }
-        }
-        let (number, new) = self.cells.count(&self.key, 1);
+    /// Count the cell written as `key` (by [`RowCells`]), of row `row` at
+    /// CSV line `line`; returns its number.
+    fn count(&mut self, key: &[u8], hash: u32, row: usize, line: Option<usize>) -> u32 {
+        let (number, new) = self.cells.count_hashed(key, hash, 1);
         if new {
             let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
             self.first.push((at(row), line.map_or(NO_LINE, at)));
@@ -117,9 +158,17 @@ mod tests {
     #[test]
     fn cells_are_the_same_only_when_written_the_same() {
         let values = [json!("1"), json!(1), json!(1.0), json!(" 1"), json!(null), json!("1"), json!([1]), json!(1)];
-        let mut cells = DistinctCells::default();
-        let numbers: Vec<u32> =
-            values.iter().enumerate().map(|(row, v)| cells.add(CellRef::of_json(Some(v)), row, None)).collect();
+        let mut columns = Vec::new();
+        let mut row_cells = RowCells::default();
+        let mut numbers = Vec::new();
+        for (row, value) in values.iter().enumerate() {
+            row_cells.add(0, CellRef::of_json(Some(value)));
+            row_cells.count(&mut columns, row, None, |column, number| {
+                assert_eq!(column, 0);
+                numbers.push(number);
+            });
+        }
+        let cells = &columns[0];
         // "1" and 1 and 1.0 and " 1" and null and [1] are six cells; rows 5 and 7 repeat rows 0 and 1.
         assert_eq!(numbers, [0, 1, 2, 3, 4, 0, 5, 1]);
         let mut seen = Vec::new();
