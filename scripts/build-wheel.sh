@@ -48,7 +48,7 @@ wheel = out / f"{name_version}-{tag}.whl"
 with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
     for path, data, mode in files:
         info = zipfile.ZipInfo(path, date_time=(1980, 1, 1, 0, 0, 0))
-        info.external_attr = mode << 16
+        info.external_attr = (0o100000 | mode) << 16  # a regular file, with its permissions
         info.compress_type = zipfile.ZIP_DEFLATED
         archive.writestr(info, data)
 print(f"build-wheel: {wheel}")
