@@ -138,8 +138,10 @@ if [[ "$cargo_install" == --cargo-install ]]; then
   start=$(now_ms)
   # Only the toolchain and the C linker on PATH; a fresh CARGO_HOME, so every
   # dependency is downloaded and built as on a new machine.
-  env -i HOME="$HOME" PATH="$cargo_bin:/usr/bin:/bin" CARGO_HOME="$work/cargo-home" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" \
-    cargo install --quiet --locked --path "$crate_dir" --root "$work/cargo-root" --target-dir "$work/cargo-target"
+  # From $work, so the workspace's rust-toolchain.toml does not choose the toolchain.
+  (cd "$work" && env -i HOME="$HOME" PATH="$cargo_bin:/usr/bin:/bin" CARGO_HOME="$work/cargo-home" \
+    RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" \
+    cargo install --quiet --locked --path "$crate_dir" --root "$work/cargo-root" --target-dir "$work/cargo-target")
   check "cargo install (.crate)" "$start" "$(block mcp-validation-server "$(env_json PATH="$work/cargo-root/bin" HOME="$work/home-cargo")" "")"
 fi
 
