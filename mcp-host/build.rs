@@ -17,6 +17,16 @@
 //!   the check.
 //! - A module named by `MCPV_WASM_MODULE` is embedded as it is: whoever names a
 //!   file vouches for it (a module from a published package, say, has no record).
+//! - Outside the workspace (no `<workspace>/npm/package.json` beside this crate:
+//!   the crate as `cargo package` made it, unpacked by `cargo install` or the
+//!   registry), the default is the module the package carries,
+//!   `module/mcp_validation_core_bg.wasm`, put there by
+//!   `scripts/package-crate.sh`, which also writes its SHA-256 beside it
+//!   (`module/mcp_validation_core_bg.wasm.sha256`, in `sha256sum` format). The
+//!   module must hash to that record (`build/packaged.rs`), or the build stops
+//!   naming both hashes; a package without the module or the record stops too.
+//!   Inside the workspace a `module/` folder left by that script is never read:
+//!   the rule above holds.
 //! - The build fails, naming the command to run, when the module file is
 //!   missing or is not a WebAssembly module.
 //! - The module is copied to `$OUT_DIR/module.wasm` (the source includes it
@@ -31,6 +41,8 @@
 
 #[path = "build/module_inputs.rs"]
 mod module_inputs;
+#[path = "build/packaged.rs"]
+mod packaged;
 
 use std::env;
 use std::fs;
@@ -42,15 +54,20 @@ use sha2::{Digest, Sha256};
 const MODULE_ENV: &str = "MCPV_WASM_MODULE";
 /// Where the npm package keeps the module, relative to the workspace root.
 const DEFAULT_MODULE: &str = "npm/dist/wasm/mcp_validation_core_bg.wasm";
+/// The npm package's manifest, relative to the workspace root: present only
+/// when this crate is built inside the workspace.
+const WORKSPACE_MARKER: &str = "npm/package.json";
 
 fn main() {
     let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let workspace = manifest_dir.parent().expect("mcp-host lives inside the workspace").to_path_buf();
+    let workspace = manifest_dir.parent().expect("a crate lives in some directory").to_path_buf();
     let named = env::var_os(MODULE_ENV).filter(|path| !path.is_empty()).map(PathBuf::from);
     println!("cargo:rerun-if-env-changed={MODULE_ENV}");
+    let outside_workspace = named.is_none() && !workspace.join(WORKSPACE_MARKER).exists();
     let source = match named {
         Some(path) if path.is_absolute() => path,
         Some(path) => workspace.join(path),
+        None if outside_workspace => manifest_dir.join(packaged::MODULE),
         None => {
             let source = workspace.join(DEFAULT_MODULE);
             check_current(&workspace, &source);
@@ -58,16 +75,23 @@ fn main() {
         }
     };
     println!("cargo:rerun-if-changed={}", source.display());
+    let fail = |why: &str| if outside_workspace { fail_packaged(&source, why) } else { fail(&source, why) };
 
     let bytes = match fs::read(&source) {
         Ok(bytes) => bytes,
-        Err(err) => fail(&source, &format!("cannot read it: {err}")),
+        Err(err) => fail(&format!("cannot read it: {err}")),
     };
     if !bytes.starts_with(b"\0asm\x01\0\0\0") {
-        fail(&source, "it is not a WebAssembly module (no `\\0asm` version 1 header)");
+        fail("it is not a WebAssembly module (no `\\0asm` version 1 header)");
     }
 
     let hex = format!("{:x}", Sha256::digest(&bytes));
+    if outside_workspace {
+        println!("cargo:rerun-if-changed={}", packaged::record_path(&manifest_dir).display());
+        if let Err(why) = packaged::check(&manifest_dir, &hex) {
+            fail(&why);
+        }
+    }
 
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out_dir.join("module.wasm"), &bytes).expect("OUT_DIR is writable");
@@ -99,6 +123,17 @@ fn check_current(workspace: &Path, source: &Path) {
         let more = if more > 0 { format!("\n    ... and {more} more") } else { String::new() };
         fail(source, &format!("it is stale, built before these inputs changed:\n    {}{more}", shown.join("\n    ")));
     }
+}
+
+fn fail_packaged(source: &Path, why: &str) -> ! {
+    panic!(
+        "\n\nmcp-validation-server, built outside its workspace, embeds the module its package carries,\n    \
+         {}\n(checked against {}), and {why}.\n\n\
+         The package is incomplete: make it with scripts/package-crate.sh, \
+         or point {MODULE_ENV} at a module to embed as it is.\n\n",
+        source.display(),
+        packaged::RECORD,
+    );
 }
 
 fn fail(source: &Path, why: &str) -> ! {
