@@ -209,3 +209,52 @@ fn every_way_out_of_the_output_root_is_refused() {
         .call_tool("validate_rows", json!({"path": "invoices.csv", "columns": contract(), "export": {"dir": "fine"}}));
     assert_eq!(structured(&ok)["summary"]["accepted"], 900);
 }
+
+/// The issue's size (issue 16, item 5): a 1,000,000-row file where, of
+/// every 200 rows, the 198th has a negative amount, the 199th an amount that
+/// is no number and the 200th an invoice the pattern refuses: 3 in 200,
+/// 1.5%, bad. The two row files hold exactly the million rows between them,
+/// the bad ones in the quarantine file, and each file's SHA-256 (by
+/// `sha256sum`) is the one the result gives.
+#[test]
+fn a_1_000_000_row_file_with_1_5_percent_bad_rows_is_split_whole() {
+    const ROWS: usize = 1_000_000;
+    let (data, out, _) = roots("export-million");
+    let mut text = String::with_capacity(30 * ROWS);
+    text.push_str("invoice,amount,note\n");
+    for i in 0..ROWS {
+        let (invoice, amount) = match i % 200 {
+            197 => (format!("INV-{i}"), "-3.00".to_owned()),
+            198 => (format!("INV-{i}"), "n/a".to_owned()),
+            199 => (format!("inv {i}"), "1.00".to_owned()),
+            _ => (format!("INV-{i}"), format!("{}.25", i % 1000)),
+        };
+        let _ = writeln!(text, "{invoice},{amount},open");
+    }
+    std::fs::write(data.join("million.csv"), &text).unwrap();
+    let mut server = start(&data, &out);
+    let arguments = json!({"path": "million.csv", "columns": contract(), "export": {"dir": "million"}});
+    let result = server.call_tool("validate_rows", arguments);
+    let result = structured(&result);
+    let bad = ROWS / 200 * 3;
+    assert_eq!(result["summary"]["rows_in"], ROWS);
+    assert_eq!(result["summary"]["quarantined"], bad);
+    let dir = out.join("million");
+    let mut rows_in_files = 0;
+    for file in result["export"]["files"].as_array().unwrap() {
+        let path = dir.join(file["name"].as_str().unwrap());
+        assert_eq!(file["sha256"], sha256sum(&path), "{file}");
+        let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+        if file["name"] != "findings.jsonl" {
+            // A header line, then one line per row (no field spans lines).
+            assert_eq!(file["rows"], lines - 1, "{file}");
+            rows_in_files += lines - 1;
+        }
+    }
+    assert_eq!(rows_in_files, ROWS, "every row in exactly one of the two row files");
+    let quarantine = std::fs::read_to_string(dir.join("quarantine.csv")).unwrap();
+    let indexes: Vec<usize> =
+        quarantine.lines().skip(1).map(|line| line.split(',').next().unwrap().parse().unwrap()).collect();
+    let expected: Vec<usize> = (0..ROWS).filter(|i| i % 200 >= 197).collect();
+    assert_eq!(indexes, expected, "the bad rows, each once, in row order");
+}
