@@ -39,7 +39,9 @@ fn a_page_from_another_origin_is_refused_and_others_are_served() {
         assert_eq!(status, 200, "{origin:?}: {body}");
         assert!(body.contains("serverInfo"), "{origin:?}: {body}");
     }
-    assert!(server.stderr().contains("refused a request from the web page origin \"https://evil.example\""));
+    // The test reads the server's stderr on a thread of its own: wait for the line.
+    let refused = "refused a request from the web page origin \"https://evil.example\"";
+    assert!(server.wait_for_stderr(refused, std::time::Duration::from_secs(10)), "{}", server.stderr());
 }
 
 #[test]
