@@ -276,23 +276,8 @@ mod tests {
     async fn a_cancelled_call_stops_with_cancelled() {
         let sandbox = Sandbox::start(Limits { max_fuel: u64::MAX, ..limits() }, CacheDir::Disabled).unwrap();
         sandbox.ready().await.unwrap();
-        // A call no filter shortens (the host tests' slow call,
-        // tests/common/mod.rs `slow_arguments`): every name is a shuffle of the
-        // same 51 characters, so lengths and character counts are equal, and at
-        // 0.6 (below 2/3, where no bigram bound holds) every pair is scored;
-        // shuffles score about 0.2, so none joins another's group.
-        let shuffled = |i: u64| {
-            let mut chars: Vec<char> = "the quick brown fox jumps over the lazy dog, slowly".chars().collect();
-            let mut x = i.wrapping_mul(2_654_435_761).wrapping_add(1);
-            for k in (1..chars.len()).rev() {
-                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                chars.swap(k, ((x >> 33) % (k as u64 + 1)) as usize);
-            }
-            chars.into_iter().collect::<String>()
-        };
-        let rows: Vec<_> = (0..2000).map(|i| json!({"id": i, "name": shuffled(i)})).collect();
-        let args =
-            json!({"rows": rows, "key": "id", "match_fields": ["name"], "similarity_threshold": 0.6}).to_string();
+        // A call no filter shortens: the host tests' slow call.
+        let args = conformance_support::dedupe_inputs::slow_arguments(2000).to_string();
         let started = Instant::now();
         let cancel = tokio::time::sleep(Duration::from_millis(200));
         let outcome = sandbox.call("duplicate_report", args.into_bytes(), cancel).await;

@@ -11,6 +11,8 @@
 //! one crate because three use it: the core's and the MCP host's conformance
 //! tests, and the benchmark (see this crate's README.md).
 
+pub mod dedupe_inputs;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
