@@ -5,7 +5,7 @@
 
 // Each test file uses a different part; helpers take `Value`s by value so
 // that call sites can pass `json!(...)` directly.
-#![allow(dead_code, unreachable_pub, clippy::needless_pass_by_value)]
+#![allow(dead_code, unused_imports, unreachable_pub, clippy::needless_pass_by_value)]
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
