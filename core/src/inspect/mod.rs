@@ -135,8 +135,13 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
     let RowPass { mut cells, mut structure, .. } = pass;
     cells.resize_with(columns.names.len(), DistinctCells::default);
     structure.finish(&cells);
+    // A JSON row's value, for a distinct cell's first row.
+    let value_at = |row: usize, column: usize| match &source {
+        RowSource::Rows(rows) => rows.get(row)?.as_object()?.get(&columns.names[column]),
+        RowSource::Csv(_) => None,
+    };
     let (tallies, mut profiles): (Vec<TypeTally>, Vec<ValueProfile>) =
-        cells.into_iter().map(|cells| summarise(&cells, cap)).unzip();
+        cells.into_iter().enumerate().map(|(at, cells)| summarise(&cells, |row| value_at(row, at), cap)).unzip();
     let totals: Vec<usize> =
         tallies.iter().map(|tally| tally.mixed().map_or(0, |(_, exceptions)| exceptions)).collect();
     if totals.iter().any(|&total| total > 0) {
@@ -173,11 +178,18 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
 /// read as that type. Both are as if each row's value were read in turn,
 /// since each fact depends on the value alone (or, for the first row with
 /// blank space or a value, on the order first seen, which the cells keep).
-fn summarise(cells: &DistinctCells, cap: Option<usize>) -> (TypeTally, ValueProfile) {
+///
+/// `first_value` gives a JSON row's value at a row of this column, so that
+/// a JSON cell is not read back from its key.
+fn summarise<'v>(
+    cells: &DistinctCells,
+    first_value: impl Fn(usize) -> Option<&'v Value> + Copy,
+    cap: Option<usize>,
+) -> (TypeTally, ValueProfile) {
     let mut tally = TypeTally::default();
-    cells.each(|seen| tally.add(seen.cell, seen.count));
+    cells.each(first_value, |seen| tally.add(seen.cell, seen.count));
     let mut profile = ValueProfile::new(&tally, cap);
-    cells.each(|seen| profile.add(&seen));
+    cells.each(first_value, |seen| profile.add(&seen));
     profile.finish();
     (tally, profile)
 }

@@ -123,7 +123,12 @@ impl DistinctCells {
     }
 
     /// Hand every distinct cell to `visit`, in the order first seen.
-    pub(super) fn each(&self, mut visit: impl FnMut(Seen<'_>)) {
+    ///
+    /// A JSON cell (a number, a boolean, an array or an object) is handed
+    /// out as `first_value` gives it for the cell's first row (the value in
+    /// the rows themselves), read back from its key only where that gives
+    /// nothing (a long CSV record's extra fields).
+    pub(super) fn each<'v>(&self, first_value: impl Fn(usize) -> Option<&'v Value>, mut visit: impl FnMut(Seen<'_>)) {
         // Every key is one ASCII byte and text (a `&str`, or JSON that
         // serde_json wrote), so the keys together are text: checked once
         // here, then each key is a slice of it.
@@ -141,8 +146,15 @@ impl DistinctCells {
             match kind {
                 TEXT => visit(Seen { cell: CellRef::Text(text), count, row, line }),
                 JSON => {
-                    let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-                    visit(Seen { cell: CellRef::of_json(Some(&value)), count, row, line });
+                    let parsed;
+                    let value = match first_value(row) {
+                        Some(value) => value,
+                        None => {
+                            parsed = serde_json::from_str(text).unwrap_or(Value::Null);
+                            &parsed
+                        }
+                    };
+                    visit(Seen { cell: CellRef::of_json(Some(value)), count, row, line });
                 }
                 _ => visit(Seen { cell: CellRef::Null, count, row, line }),
             }
@@ -172,7 +184,7 @@ mod tests {
         // "1" and 1 and 1.0 and " 1" and null and [1] are six cells; rows 5 and 7 repeat rows 0 and 1.
         assert_eq!(numbers, [0, 1, 2, 3, 4, 0, 5, 1]);
         let mut seen = Vec::new();
-        cells.each(|s| seen.push((s.cell.to_value(), s.count, s.row)));
+        cells.each(|_| None, |s| seen.push((s.cell.to_value(), s.count, s.row)));
         assert_eq!(
             seen,
             [
