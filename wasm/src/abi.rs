@@ -195,19 +195,9 @@ pub mod exports {
     #[no_mangle]
     pub extern "C" fn mcpv_call(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32) -> u64 {
         // SAFETY: the caller guarantees each (ptr, len) is a readable buffer it
-        // owns for the duration of the call.
-        let tool = unsafe { input(tool_ptr, tool_len) };
-        let args = validation_core::parse_arguments(unsafe { input(args_ptr, args_len) });
-        // The arguments' text is the module's (see the module documentation):
-        // freed once read, so a large call does not hold the text and its
-        // tree for the whole check.
-        if args_len > 0 {
-            mcpv_free(args_ptr, args_len);
-        }
-        let result = super::call_parsed(tool, args).into_boxed_slice();
-        let len = result.len() as u32;
-        let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
-        super::pack(ptr, len)
+        // owns for the duration of the call, and gives up the arguments'.
+        let (tool, args) = unsafe { tool_and_arguments(tool_ptr, tool_len, args_ptr, args_len) };
+        handed_out(super::call_parsed(tool, args))
     }
 
     /// `mcpv_call_csv(tool_ptr, tool_len, args_ptr, args_len, csv_ptr, csv_len)
@@ -222,17 +212,10 @@ pub mod exports {
         csv_len: u32,
     ) -> u64 {
         // SAFETY: as for mcpv_call.
-        let tool = unsafe { input(tool_ptr, tool_len) };
-        let args = validation_core::parse_arguments(unsafe { input(args_ptr, args_len) });
-        if args_len > 0 {
-            mcpv_free(args_ptr, args_len);
-        }
+        let (tool, args) = unsafe { tool_and_arguments(tool_ptr, tool_len, args_ptr, args_len) };
         // SAFETY: the caller gives up a buffer from mcpv_alloc(csv_len).
         let csv = unsafe { taken(csv_ptr, csv_len) };
-        let result = super::call_parsed_with_csv(tool, args, csv).into_boxed_slice();
-        let len = result.len() as u32;
-        let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
-        super::pack(ptr, len)
+        handed_out(super::call_parsed_with_csv(tool, args, csv))
     }
 
     /// `mcpv_call_export(tool_ptr, tool_len, args_ptr, args_len, csv_ptr,
@@ -248,19 +231,43 @@ pub mod exports {
         csv_given: u32,
     ) -> u64 {
         // SAFETY: as for mcpv_call.
+        let (tool, args) = unsafe { tool_and_arguments(tool_ptr, tool_len, args_ptr, args_len) };
+        // SAFETY: as for mcpv_call_csv.
+        let csv = (csv_given != 0).then(|| unsafe { taken(csv_ptr, csv_len) });
+        handed_out(super::call_exporting(tool, args, csv, |file| {
+            let (name_ptr, name_len) = leak(file.name.into_bytes());
+            let (data_ptr, data_len) = leak(file.bytes);
+            [name_ptr, name_len, data_ptr, data_len]
+        }))
+    }
+
+    /// A call's tool name and parsed arguments. The arguments' text is the
+    /// module's (see the module documentation): freed once read, so a large
+    /// call does not hold the text and its tree for the whole check.
+    ///
+    /// # Safety
+    /// `(tool_ptr, tool_len)` must be a readable buffer for the duration of
+    /// the call, and `(args_ptr, args_len)` a buffer from
+    /// `mcpv_alloc(args_len)` that the caller gives up.
+    unsafe fn tool_and_arguments<'a>(
+        tool_ptr: u32,
+        tool_len: u32,
+        args_ptr: u32,
+        args_len: u32,
+    ) -> (&'a [u8], Result<super::Value, super::ToolError>) {
+        // SAFETY: as the caller guarantees.
         let tool = unsafe { input(tool_ptr, tool_len) };
         let args = validation_core::parse_arguments(unsafe { input(args_ptr, args_len) });
         if args_len > 0 {
             mcpv_free(args_ptr, args_len);
         }
-        // SAFETY: as for mcpv_call_csv.
-        let csv = (csv_given != 0).then(|| unsafe { taken(csv_ptr, csv_len) });
-        let result = super::call_exporting(tool, args, csv, |file| {
-            let (name_ptr, name_len) = leak(file.name.into_bytes());
-            let (data_ptr, data_len) = leak(file.bytes);
-            [name_ptr, name_len, data_ptr, data_len]
-        })
-        .into_boxed_slice();
+        (tool, args)
+    }
+
+    /// A result handed to the host: its buffer, which the host frees with
+    /// `mcpv_free`, as `(ptr << 32) | len`.
+    fn handed_out(result: Vec<u8>) -> u64 {
+        let result = result.into_boxed_slice();
         let len = result.len() as u32;
         let ptr = Box::into_raw(result).cast::<u8>() as usize as u32;
         super::pack(ptr, len)
