@@ -302,6 +302,13 @@ fn text_to_integer(s: &str) -> Result<Cell, TypeFailure> {
 }
 
 fn text_to_boolean(s: &str) -> Result<bool, TypeFailure> {
+    boolean_word(s).ok_or(TypeFailure::NotABoolean)
+}
+
+/// What a cell's text reads as in a `boolean` column: one of the words
+/// true/t/yes/y/1 or false/f/no/n/0, in any case, with blank space around
+/// it stripped; `None` for any other text.
+pub(crate) fn boolean_word(s: &str) -> Option<bool> {
     let stripped = text::strip(s);
     // ASCII text case-folds as it lowercases, so it is compared without
     // folding; only other text needs Unicode case folding.
@@ -313,10 +320,10 @@ fn text_to_boolean(s: &str) -> Result<bool, TypeFailure> {
         }
     };
     if is(&TRUE_WORDS) {
-        Ok(true)
+        Some(true)
     } else if is(&FALSE_WORDS) {
-        Ok(false)
+        Some(false)
     } else {
-        Err(TypeFailure::NotABoolean)
+        None
     }
 }

@@ -453,3 +453,77 @@ fn adversarial_values_are_read_as_validate_rows_reads_them() {
         check_promise(&data, &call("inspect_dataset", &data));
     }
 }
+
+/// Order lines: `orders` orders of 1 to 6 lines each, a line number that
+/// may be written several ways (`"2"`, `" 2"`, `"2.0"`, JSON `2`) which
+/// `validate_rows` reads as one integer, a date and a quantity. With
+/// `repeat`, one row's (order, line) is another's, written differently.
+fn order_lines(rng: &mut Rng, json_rows: bool, repeat: bool) -> Value {
+    let orders = 10 + rng.below(60);
+    let mut table: Vec<(String, usize)> = Vec::new();
+    for order in 0..orders {
+        for line in 1..=1 + rng.below(6) {
+            table.push((format!("ORD-{order:04}"), line));
+        }
+    }
+    if repeat {
+        let copied = table[rng.below(table.len())].clone();
+        table.insert(rng.below(table.len() + 1), copied);
+    }
+    let written = |rng: &mut Rng, line: usize| -> Value {
+        match rng.below(4) {
+            0 if json_rows => json!(line),
+            1 => json!(format!(" {line}")),
+            2 => json!(format!("{line}.0")),
+            _ => json!(line.to_string()),
+        }
+    };
+    let rows: Vec<Value> = table
+        .iter()
+        .map(|(order, line)| {
+            let day = 1 + rng.below(28);
+            json!({"order": order, "line": written(rng, *line), "day": format!("2024-03-{day:02}"), "qty": rng.below(9)})
+        })
+        .collect();
+    if json_rows {
+        return json!({ "rows": rows });
+    }
+    let mut csv = String::from("order,line,day,qty\n");
+    for row in &rows {
+        let line = row["line"].as_str().map_or_else(|| row["line"].to_string(), str::to_owned);
+        csv.push_str(&format!(
+            "{},{},{},{}\n",
+            row["order"].as_str().unwrap(),
+            line,
+            row["day"].as_str().unwrap(),
+            row["qty"]
+        ));
+    }
+    json!({ "csv": csv })
+}
+
+/// A two-column key is drafted where the pair is distinct on every row as
+/// `validate_rows` compares values, and the draft then passes; where one
+/// pair repeats (however it is written), no such key is drafted.
+#[test]
+fn two_column_keys_pass_the_data_they_were_drafted_from() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut keyed = 0;
+    for case in 0..300 {
+        let (json_rows, repeat) = (rng.chance(50), case % 3 == 0);
+        let data = order_lines(&mut rng, json_rows, repeat);
+        let result = call("inspect_dataset", &data);
+        check_promise(&data, &result);
+        let key = &result["suggested_contract"]["table"]["primary_key"];
+        if repeat {
+            assert!(key.is_null(), "case {case}: a repeated (order, line) keyed the table\n{data}");
+        } else if *key == json!(["order", "line"]) {
+            keyed += 1;
+        }
+    }
+    // Every case without a repeat is keyed: with 10 or more orders of 1 to
+    // 6 lines, rows sharing an order (~6 pairs per order) times rows sharing
+    // a line number (~100 pairs and more), over all pairs of rows, is about
+    // 10 or more shared pairs that independence expects, over the bar of 7.
+    assert_eq!(keyed, 200, "of 200 cases with (order, line) distinct, these drafted the key");
+}

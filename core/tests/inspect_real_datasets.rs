@@ -13,6 +13,10 @@
 //!   define a type; every disagreement is a deviation listed with its reason
 //!   in `tests/real-datasets/deviations.json`, and every listed one must
 //!   still occur;
+//! * **Frictionless accepts the drafted Table Schemas**: given each file's
+//!   drafted `table_schema` (kept in `drafted_table_schemas.json`),
+//!   Frictionless `validate` found the file valid, as recorded by
+//!   `tests/real-datasets/validate_drafts.py` in `frictionless_validate.json`;
 //! * **facts read from the data by other means**: the test's own line
 //!   splitter counts rows, blanks, `NA` cells and distinct values, and the
 //!   profile must say the same.
@@ -26,6 +30,8 @@ use validation_core::call_tool;
 
 const DESCRIBE: &str = include_str!("../../tests/real-datasets/frictionless_describe.json");
 const DEVIATIONS: &str = include_str!("../../tests/real-datasets/deviations.json");
+const DRAFTED_SCHEMAS: &str = include_str!("../../tests/real-datasets/drafted_table_schemas.json");
+const VALIDATED: &str = include_str!("../../tests/real-datasets/frictionless_validate.json");
 
 /// The vendored files, by the name `frictionless_describe.json` gives them.
 const FILES: [(&str, &str); 8] = [
@@ -186,6 +192,52 @@ fn every_real_dataset_passes_its_own_draft() {
         assert_eq!(mapped.as_object_mut().unwrap().remove("schema_mapped_from"), Some(json!("table_schema")));
         assert_eq!(mapped, without_omits["contract"], "{file}: the Table Schema maps onto another contract");
     }
+}
+
+/// Frictionless, given each drafted Table Schema, finds its file valid.
+///
+/// The schemas Frictionless was given are kept in
+/// `drafted_table_schemas.json`; the test first holds that they are the
+/// drafts the code makes now, so the recorded verdicts are about these
+/// drafts. When a draft changes on purpose, rewrite the file with
+/// `MCPV_WRITE_DRAFTED_SCHEMAS=1 cargo test -p mcp-validation-core --test
+/// inspect_real_datasets` and record the verdicts again
+/// (`validate_drafts.py`, tests/real-datasets/README.md).
+#[test]
+fn frictionless_finds_every_file_valid_under_its_drafted_table_schema() {
+    let drafted: Map<String, Value> =
+        FILES.iter().map(|(file, _)| ((*file).to_owned(), inspect(file)["table_schema"].clone())).collect();
+    if std::env::var_os("MCPV_WRITE_DRAFTED_SCHEMAS").is_some() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/real-datasets/drafted_table_schemas.json");
+        let text = serde_json::to_string_pretty(&json!({"drafted": drafted})).unwrap() + "\n";
+        std::fs::write(path, text).unwrap();
+        return;
+    }
+    let kept: Value = serde_json::from_str(DRAFTED_SCHEMAS).unwrap();
+    for (file, schema) in &drafted {
+        assert_eq!(
+            &kept["drafted"][file], schema,
+            "{file}: the draft changed since Frictionless validated it; rewrite drafted_table_schemas.json and \
+run validate_drafts.py (see this test's doc)"
+        );
+    }
+    let validated: Value = serde_json::from_str(VALIDATED).unwrap();
+    assert_eq!(validated["frictionless"], "5.21.0");
+    let reports = validated["files"].as_array().unwrap();
+    let named: Vec<&str> = reports.iter().map(|report| report["file"].as_str().unwrap()).collect();
+    assert_eq!(named, FILES.map(|(file, _)| file), "frictionless_validate.json covers other files");
+    for report in reports {
+        let file = report["file"].as_str().unwrap();
+        assert_eq!(report["schema"], drafted[file], "{file}: Frictionless validated another schema");
+        assert_eq!(report["valid"], true, "{file}: Frictionless rejects the drafted schema: {}", report["errors"]);
+        assert_eq!(report["rows"], Plain::read(text_of(file)).records.len(), "{file}: Frictionless read other rows");
+    }
+    // The case the Table Schema's boolean words are for: Yes/No, which
+    // Frictionless's default words do not read.
+    let clutch = drafted["penguins-raw.csv"]["fields"].as_array().unwrap().iter();
+    let clutch = clutch.clone().find(|field| field["name"] == "Clutch Completion").unwrap();
+    assert_eq!(clutch["type"], "boolean");
+    assert_eq!((&clutch["trueValues"], &clutch["falseValues"]), (&json!(["Yes"]), &json!(["No"])));
 }
 
 /// Where a type is compared: `(oracle, file, column)`.

@@ -619,6 +619,7 @@ export interface ColumnProfile {
 /** A contract drafted from the data: `validate_rows` passes it on that data. */
 export interface SuggestedContract {
   columns: ColumnSpec[];
+  /** One column, or two that are distinct together on every row where chance would have repeated them. */
   table?: { primary_key: string[] };
 }
 

@@ -26,9 +26,14 @@
 //!   `invoiceId`, `uuid`, `key`), or else the first whose values share a
 //!   code shape with digits (`INV-\d{6}`). Free text that happens to be
 //!   distinct is no key. Another candidate named like an identifier gets
-//!   `unique`.
+//!   `unique`. With no candidate, two columns that are distinct together
+//!   on every row where chance would have repeated them (`key_pair.rs`).
 //! * Never `min_length`/`max_length`, `max`, or a `min` other than 0: those
 //!   would copy the sample's extremes.
+//!
+//! * A `boolean` column's Table Schema field lists its words as
+//!   `trueValues`/`falseValues` when any is not a Frictionless default
+//!   (`Yes`/`No`), since Frictionless reads only the words listed.
 //!
 //! Every rule has its evidence, in a parallel object (`evidence.columns`,
 //! `evidence.table`), so the contract's columns stay exactly what
@@ -39,6 +44,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::key_pair::KeyPair;
 use super::profile::ValueProfile;
 use super::shape::Shape;
 use super::types::TypeTally;
@@ -111,12 +117,25 @@ pub(super) struct Draft {
 
 /// Draft the contract for `columns` of a table of `rows` rows; `None` when
 /// there is nothing to draft (no rows, or no column a contract can name).
-pub(super) fn draft(columns: &[ColumnFacts<'_>], rows: usize) -> Option<Draft> {
+///
+/// `pair` is the two-column key `key_pair.rs` found, if any (only when no
+/// one column is a key candidate).
+pub(super) fn draft(columns: &[ColumnFacts<'_>], rows: usize, pair: Option<KeyPair>) -> Option<Draft> {
     let named: Vec<&ColumnFacts<'_>> = columns.iter().filter(|facts| facts.unnamable.is_none()).collect();
     if rows == 0 || named.is_empty() {
         return None;
     }
     let key = primary_key(&named, rows);
+    let key_names: Vec<&str> = match (&key, pair) {
+        (Some((name, _)), _) => vec![name],
+        (None, Some(pair)) => vec![columns[pair.columns.0].name, columns[pair.columns.1].name],
+        (None, None) => Vec::new(),
+    };
+    let key_why = match (&key, pair) {
+        (Some((_, why)), _) => Some(why.clone()),
+        (None, Some(pair)) => Some(pair_evidence(columns, pair, rows)),
+        (None, None) => None,
+    };
     let mut specs = Vec::new();
     let mut fields = Vec::new();
     let mut evidence = Map::new();
@@ -132,9 +151,9 @@ pub(super) fn draft(columns: &[ColumnFacts<'_>], rows: usize) -> Option<Draft> {
     let mut contract = json!({"columns": specs});
     let mut table_schema = json!({"fields": fields});
     let mut all_evidence = json!({"columns": evidence});
-    if let Some((name, why)) = key {
-        contract["table"] = json!({"primary_key": [name]});
-        table_schema["primaryKey"] = json!([name]);
+    if let Some(why) = key_why {
+        contract["table"] = json!({"primary_key": key_names});
+        table_schema["primaryKey"] = json!(key_names);
         all_evidence["table"] = json!({"primary_key": why});
     }
     let left_out: Vec<Value> = columns
@@ -169,6 +188,19 @@ fn primary_key<'a>(named: &[&ColumnFacts<'a>], rows: usize) -> Option<(&'a str, 
     ))
 }
 
+/// Why two columns are the primary key (`key_pair.rs`).
+fn pair_evidence(columns: &[ColumnFacts<'_>], pair: KeyPair, rows: usize) -> String {
+    let (a, b) = (columns[pair.columns.0].name, columns[pair.columns.1].name);
+    format!(
+        "non-blank on all {} rows, and {a} and {b} (of {} and {} distinct values, each repeating) are distinct \
+together on every row, where two independent columns like them would have about {} pairs of rows sharing both",
+        count_text(rows),
+        count_text(pair.distinct.0),
+        count_text(pair.distinct.1),
+        count_text(pair.expected_shared.round() as usize),
+    )
+}
+
 /// One column being drafted: its contract spec, its Table Schema field, the
 /// evidence of each rule, and what the Table Schema cannot say.
 #[derive(Default)]
@@ -197,6 +229,9 @@ impl Column {
         self.field.insert("name".into(), facts.name.into());
         self.field.insert("type".into(), column_type.name().into());
         self.rule("type", column_type.name().into(), None, type_evidence(facts, rows));
+        if column_type == ColumnType::Boolean {
+            self.boolean_words(&facts.profile.words);
+        }
         let (blank, missing) = (facts.tally.blank, facts.missing);
         if blank == 0 && missing == 0 {
             let why = format!("0 blanks and 0 missing in {} rows", count_text(rows));
@@ -227,6 +262,33 @@ impl Column {
         }
         if !self.constraints.is_empty() {
             self.field.insert("constraints".into(), Value::Object(std::mem::take(&mut self.constraints)));
+        }
+    }
+
+    /// A boolean field's `trueValues` and `falseValues`, when a word of the
+    /// column is not among Frictionless's defaults: the words as written,
+    /// which Frictionless matches exactly (the defaults for a side with no
+    /// word). The contract reads them all already, so its spec is unchanged.
+    fn boolean_words(&mut self, words: &[(String, bool)]) {
+        const DEFAULTS: [(bool, [&str; 4]); 2] =
+            [(true, ["true", "True", "TRUE", "1"]), (false, ["false", "False", "FALSE", "0"])];
+        let is_default = |(word, reads): &(String, bool)| {
+            DEFAULTS.iter().any(|(side, defaults)| side == reads && defaults.contains(&word.as_str()))
+        };
+        if words.iter().all(is_default) {
+            return;
+        }
+        for (reads, defaults) in DEFAULTS {
+            let mut side: Vec<Value> = words
+                .iter()
+                .filter(|(_, word_reads)| *word_reads == reads)
+                .map(|(word, _)| word.as_str().into())
+                .collect();
+            if side.is_empty() {
+                side = defaults.iter().map(|&word| word.into()).collect();
+            }
+            let key = if reads { "trueValues" } else { "falseValues" };
+            self.field.insert(key.into(), Value::Array(side));
         }
     }
 

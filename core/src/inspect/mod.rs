@@ -24,6 +24,7 @@
 
 mod describe;
 mod draft;
+mod key_pair;
 mod profile;
 mod report;
 mod rows;
@@ -115,6 +116,8 @@ pub(super) struct Inspection<'a> {
     from_csv: bool,
     columns: &'a Columns,
     facts: Vec<ColumnFacts<'a>>,
+    /// The two columns that key the table, when no one column does.
+    key_pair: Option<key_pair::KeyPair>,
     structure: &'a Structure,
     /// Header positions whose name an earlier position has: `(earlier, later)`.
     repeated_header: Vec<(usize, usize)>,
@@ -156,7 +159,7 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
     drop(source);
 
     let repeated_header = repeated_header(&columns);
-    let facts = columns
+    let facts: Vec<ColumnFacts<'_>> = columns
         .names
         .iter()
         .enumerate()
@@ -168,8 +171,9 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
             unnamable: unnamable(&columns, at, &repeated_header),
         })
         .collect();
+    let key_pair = key_pair::key_pair(&facts, &structure, rows);
     let inspection =
-        Inspection { rows, from_csv, columns: &columns, facts, structure: &structure, repeated_header, cap };
+        Inspection { rows, from_csv, columns: &columns, facts, key_pair, structure: &structure, repeated_header, cap };
     Ok(report::result(&inspection))
 }
 

@@ -18,6 +18,7 @@ use crate::coerce::{coerce, CellRef, Coerced};
 use crate::contract::ColumnType;
 use crate::formats::Format;
 use crate::key_table::{KeyList, KeyTable};
+use crate::py::value::Cell;
 use crate::py::{repr, text};
 use crate::source::Capped;
 use crate::value_key::write_key;
@@ -27,6 +28,9 @@ pub(super) const FIRST_EXCEPTIONS: usize = 5;
 
 /// How many distinct values a profile shows as examples.
 pub(super) const EXAMPLES: usize = 3;
+
+/// The entry of a cell whose value has none (see [`ValueProfile::entries`]).
+pub(super) const NO_ENTRY: u32 = u32::MAX;
 
 /// A value of a row whose cell does not take the type most of the column takes.
 pub(super) struct Exception {
@@ -91,6 +95,11 @@ pub(super) struct ValueProfile {
     /// so each is a new entry. Given up by [`ValueProfile::finish`].
     index: Option<KeyTable>,
     pub(super) counts: Vec<u32>,
+    /// Per distinct cell (`values.rs`, by cell number): the entry of
+    /// `distinct` its value has, or [`NO_ENTRY`] (a blank, or NaN). Two
+    /// rows have equal values exactly when their cells' entries are equal,
+    /// which is what a key of several columns compares (`key_pair.rs`).
+    pub(super) entries: Vec<u32>,
     /// Values with no key (NaN, which equals nothing): never distinct, never repeated.
     pub(super) unkeyed: usize,
     /// The first distinct values, as given.
@@ -103,6 +112,10 @@ pub(super) struct ValueProfile {
     pub(super) shape: Shape,
     /// The formats every value (so far) has: only for a `string` column.
     pub(super) formats: Vec<Format>,
+    /// A `boolean` column's distinct words as written (text cells only),
+    /// each with what it reads as, in the order first seen: what a Table
+    /// Schema's `trueValues` and `falseValues` must list.
+    pub(super) words: Vec<(String, bool)>,
     /// Text values with blank space at either end, and the first row of one.
     pub(super) padded: usize,
     pub(super) first_padded: Option<(usize, Option<usize>)>,
@@ -126,6 +139,7 @@ impl ValueProfile {
             distinct: KeyList::default(),
             index: (read_as != ColumnType::String).then(KeyTable::default),
             counts: Vec::new(),
+            entries: Vec::new(),
             unkeyed: 0,
             examples: Vec::new(),
             extremes: Extremes::default(),
@@ -133,6 +147,7 @@ impl ValueProfile {
             length: None,
             shape: Shape::default(),
             formats,
+            words: Vec::new(),
             padded: 0,
             first_padded: None,
             near: tally.mixed().map(|(near, _)| near),
@@ -147,15 +162,21 @@ impl ValueProfile {
     pub(super) fn add(&mut self, seen: &Seen<'_>) {
         let cell = seen.cell;
         if cell.is_blank() {
+            self.entries.push(NO_ENTRY);
             return;
         }
         self.add_text_facts(seen);
         // The column's type is one every non-blank value takes.
         let Ok(value) = coerce(cell, self.read_as) else {
             debug_assert!(false, "a value refuses its column's type");
+            self.entries.push(NO_ENTRY);
             return;
         };
-        self.add_distinct(&value, seen);
+        if let (CellRef::Text(text), Coerced::Cell(Cell::Json(Value::Bool(reads)))) = (cell, &value) {
+            self.words.push((text.to_owned(), *reads));
+        }
+        let entry = self.add_distinct(&value, seen);
+        self.entries.push(entry);
         self.add_order(&value);
     }
 
@@ -215,10 +236,12 @@ impl ValueProfile {
         }
     }
 
-    fn add_distinct(&mut self, value: &Coerced<'_>, seen: &Seen<'_>) {
+    /// Count the value of a distinct cell; returns its entry, or
+    /// [`NO_ENTRY`] for a value with no key.
+    fn add_distinct(&mut self, value: &Coerced<'_>, seen: &Seen<'_>) -> u32 {
         if !write_key(value, &mut self.scratch) {
             self.unkeyed += seen.count;
-            return;
+            return NO_ENTRY;
         }
         let count = u32::try_from(seen.count).unwrap_or(u32::MAX);
         let next = u32::try_from(self.counts.len()).unwrap_or(u32::MAX);
@@ -238,6 +261,7 @@ impl ValueProfile {
         } else {
             self.counts[entry] += count;
         }
+        u32::try_from(entry).unwrap_or(NO_ENTRY)
     }
 
     fn add_order(&mut self, value: &Coerced<'_>) {

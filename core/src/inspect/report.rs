@@ -203,7 +203,7 @@ pub(super) fn result(inspection: &Inspection<'_>) -> Value {
     for facts in &inspection.facts {
         column_findings(facts, rows, &mut findings);
     }
-    let drafted = draft::draft(&inspection.facts, rows);
+    let drafted = draft::draft(&inspection.facts, rows, inspection.key_pair);
     if rows == 0 {
         findings.push(Finding::new(
             "no_rows",

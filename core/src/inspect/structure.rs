@@ -138,6 +138,18 @@ impl Structure {
         self.lines.push(self.line.map_or(NO_LINE, |line| u32::try_from(line).unwrap_or(u32::MAX)));
     }
 
+    /// How many rows were kept: every row with cells (a JSON row that is
+    /// not an object has none).
+    pub(super) fn rows_kept(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Per kept row, in row order: its cell numbers in columns `a` and `b`,
+    /// or `None` for a row without either.
+    pub(super) fn cell_pairs(&self, a: usize, b: usize) -> impl Iterator<Item = Option<(u32, u32)>> + '_ {
+        self.rows.iter().map(move |(key, _)| Some((cell_number(key, a)?, cell_number(key, b)?)))
+    }
+
     /// Every row is read, and `cells` holds each column's distinct cells:
     /// each row that repeats an earlier one is noted, in row order.
     pub(super) fn finish(&mut self, cells: &[DistinctCells]) {

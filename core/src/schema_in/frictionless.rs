@@ -17,6 +17,7 @@
 //! | `constraints.pattern` | `pattern` |
 //! | `constraints.enum` | `allowed`, each text entry read as the field's type reads a cell (`"1"` is 1 on an integer field), as Frictionless does |
 //! | `missingValues` (schema or field) made only of blank text and including `""` | nothing: blank is missing already |
+//! | `trueValues` / `falseValues` of a boolean field, each word one the contract reads the same way (`["Yes"]`, `["N", "0"]`) | nothing: the contract reads those words already |
 //! | `primaryKey` | `table.primary_key` |
 //! | `uniqueKeys` (v2) of one field | `unique` on that column |
 //! | `fieldsMatch: "equal"` (v2) | `table.columns: "exact"` |
@@ -44,7 +45,9 @@
 //!   `"-"`), or leaves `""` a value: the contract's missing values are
 //!   exactly the blank ones (null, and text that Python's `str.strip()`
 //!   empties), with no way to add others;
-//! * `trueValues`/`falseValues`: the contract's boolean words are fixed;
+//! * `trueValues`/`falseValues` with a word the contract's boolean does
+//!   not read the same way (`"oui"`, or `"no"` among the true values): its
+//!   boolean words are fixed; ones it reads alike are accepted (below);
 //!   `bareNumber: false`, `groupChar`, `decimalChar` other than the
 //!   defaults: the contract reads plain numbers only;
 //! * `foreignKeys` (non-empty): a foreign key names another resource, whose
@@ -66,7 +69,10 @@
 //!   with surrounding whitespace, `1e3` and `5.0` as integers, the boolean
 //!   words `yes`/`no`/`y`/`n`/`t`/`f` in any case, and dates and
 //!   datetimes as Python's `fromisoformat` reads them; Frictionless reads
-//!   integers with `int()`, booleans from its fixed lists, dates with
+//!   integers with `int()`, booleans from its lists (the defaults, or a
+//!   field's `trueValues`/`falseValues`, matched exactly: with
+//!   `trueValues: ["Yes"]`, `yes` and `true` are errors there and true
+//!   here), dates with
 //!   `strptime("%Y-%m-%d")` (which takes `2024-1-5`) and datetimes with
 //!   dateutil's `isoparse` (seconds required).
 //! * **Patterns anchor the whole pattern.** Table Schema patterns are XML
@@ -228,11 +234,7 @@ fn map_field(field: &Value, index: usize) -> Result<Column, crate::error::ToolEr
                     return Err(refused(&key_at, key, &why));
                 }
                 _ if key == "trueValues" || key == "falseValues" => {
-                    return Err(refused(
-                        &key_at,
-                        key,
-                        "the contract's boolean words are fixed (true/t/yes/y/1 and false/f/no/n/0, in any case)",
-                    ))
+                    boolean_values(value, column_type, key == "trueValues", &key_at)?;
                 }
                 _ => return Err(refused(&key_at, key, "it is not a Table Schema field property the contract knows")),
             },
@@ -408,6 +410,43 @@ fn read_as(value: &Value, column_type: ColumnType, at: &str) -> Result<Value, cr
             format!("{at}: {}, so it cannot be a value of this {} field", failure.message(value), column_type.name()),
         )
     })
+}
+
+/// `trueValues` / `falseValues` of a boolean field (`reads_true` says
+/// which): accepted when every word is one the contract's boolean reads the
+/// same way, and then they change nothing, since the contract reads those
+/// words (and its others) already. A word it reads otherwise, or not at
+/// all, is refused: the contract's boolean words are fixed.
+fn boolean_values(
+    words: &Value,
+    column_type: ColumnType,
+    reads_true: bool,
+    at: &str,
+) -> Result<(), crate::error::ToolError> {
+    let key = if reads_true { "trueValues" } else { "falseValues" };
+    if column_type != ColumnType::Boolean {
+        let why = format!("{key} belongs to a boolean field, and this field is {}", column_type.name());
+        return Err(refused(at, key, &why));
+    }
+    let Value::Array(words) = words else {
+        return Err(schema_error(at, format!("{at} must be an array of strings, got {}", repr::repr(words))));
+    };
+    for (index, word) in words.iter().enumerate() {
+        let word_at = format!("{at}[{index}]");
+        let Value::String(text) = word else {
+            return Err(schema_error(&word_at, format!("{word_at} must be a string, got {}", repr::repr(word))));
+        };
+        if crate::coerce::boolean_word(text) != Some(reads_true) {
+            let why = format!(
+                "the contract's boolean words are fixed (true/t/yes/y/1 and false/f/no/n/0, in any case), and {} is \
+not one of its {} words",
+                repr::repr_str(text),
+                if reads_true { "true" } else { "false" }
+            );
+            return Err(refused(&word_at, key, &why));
+        }
+    }
+    Ok(())
 }
 
 /// `uniqueKeys` (v2): a key of one field is that column's `unique`.

@@ -78,7 +78,22 @@ fn table_schema_keywords_that_do_not_map_are_refused_where_they_are() {
         (json!({"fields": [{"name": "s", "constraints": {"foo": 1}}]}), "schema.fields[0].constraints.foo"),
         (json!({"fields": [{"name": "s", "missingValues": ["", "NA"]}]}), "schema.fields[0].missingValues"),
         (json!({"fields": [{"name": "s"}], "missingValues": [" "]}), "schema.missingValues"),
-        (json!({"fields": [{"name": "b", "type": "boolean", "trueValues": ["Y"]}]}), "schema.fields[0].trueValues"),
+        // A word the contract's boolean does not read, or reads the other way.
+        (
+            json!({"fields": [{"name": "b", "type": "boolean", "trueValues": ["oui"]}]}),
+            "schema.fields[0].trueValues[0]",
+        ),
+        (
+            json!({"fields": [{"name": "b", "type": "boolean", "trueValues": ["Y", "no"]}]}),
+            "schema.fields[0].trueValues[1]",
+        ),
+        (
+            json!({"fields": [{"name": "b", "type": "boolean", "falseValues": ["X"]}]}),
+            "schema.fields[0].falseValues[0]",
+        ),
+        (json!({"fields": [{"name": "b", "type": "boolean", "falseValues": "No"}]}), "schema.fields[0].falseValues"),
+        (json!({"fields": [{"name": "b", "type": "boolean", "falseValues": [0]}]}), "schema.fields[0].falseValues[0]"),
+        (json!({"fields": [{"name": "s", "trueValues": ["Yes"]}]}), "schema.fields[0].trueValues"),
         (json!({"fields": [{"name": "n", "type": "number", "decimalChar": ","}]}), "schema.fields[0].decimalChar"),
         (
             json!({"fields": [{"name": "s"}], "foreignKeys": [{"fields": "s", "reference": {"resource": "", "fields": "id"}}]}),
@@ -95,6 +110,20 @@ fn table_schema_keywords_that_do_not_map_are_refused_where_they_are() {
     }
     let err = map_schema(&json!({"fields": [{"name": "y", "type": "geopoint"}]})).err().unwrap();
     assert!(err.message.contains("'geopoint'"), "{}", err.message);
+}
+
+#[test]
+fn boolean_words_the_contract_reads_alike_are_accepted_and_change_nothing() {
+    // The contract reads yes/no, y/n and t/f in any case, with blank space
+    // stripped, so these lists say nothing its boolean does not.
+    let words = json!({"fields": [{
+        "name": "b", "type": "boolean", "trueValues": ["Yes", " Y", "t", "1"], "falseValues": ["NO", "n", "0"]
+    }]});
+    let plain = json!({"fields": [{"name": "b", "type": "boolean"}]});
+    assert_eq!(columns_of(&words), columns_of(&plain));
+    assert_eq!(columns_of(&words), [json!({"name": "b", "type": "boolean"})]);
+    let err = map_schema(&json!({"fields": [{"name": "b", "type": "boolean", "trueValues": ["oui"]}]})).err().unwrap();
+    assert!(err.message.contains("'oui' is not one of its true words"), "{}", err.message);
 }
 
 #[test]
