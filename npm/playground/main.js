@@ -52,6 +52,9 @@ const els = {
   openFile: $('#open-file'),
   form: $('#args-form'),
   json: $('#args-json'),
+  draftAction: $('#draft-action'),
+  draftButton: $('#draft-contract'),
+  draftMessage: $('#draft-message'),
   result: $('#result-body'),
   notice: $('#result-notice'),
   view: $('#result-view'),
@@ -77,6 +80,9 @@ const state = {
   // core's CSV reader keeps a row's fields beyond the header.
   argColumns: [],
   args: defaultArgs(),
+  // Where the arguments that name columns (the contract, the keys) came
+  // from, and the data columns they were made for: see dataChanged.
+  argsFrom: { source: 'default', columns: [] },
   runs: 0,
   // The core's tool catalog, once the module is loaded: the forms' source.
   catalog: null,
@@ -88,6 +94,68 @@ function setData(text, { fromTextarea = false } = {}) {
   state.dataText = text;
   if (!fromTextarea) els.dataText.value = text;
   reparse();
+}
+
+// The tools whose arguments name the data's columns.
+const COLUMN_TOOLS = ['validate_rows', 'count_distinct', 'duplicate_report'];
+
+// New data the person brought (typed, pasted, dropped, a file). Arguments
+// that name columns are kept while the columns are the same. When they
+// change:
+// - arguments the page guessed for the earlier columns are guessed again;
+// - arguments an example or a draft made (not edited since) were for other
+//   data: they start over, fitted to the new columns, and the note offers
+//   to keep the previous ones instead;
+// - arguments the person edited are theirs: they stay, and the note offers
+//   to start over for the new columns.
+// Nothing the person chose is discarded without a way back in one click.
+// Returns whether the arguments changed (the form and JSON are then stale).
+// It owns the note under the data while the columns change.
+function dataChanged() {
+  const { source, columns } = state.argsFrom;
+  const now = state.argColumns;
+  if (now.length === 0 || now.join('\u0000') === columns.join('\u0000')) return false;
+  showNote('');
+  const previous = structuredClone(state.args);
+  const fresh = () => {
+    for (const tool of COLUMN_TOOLS) state.args[tool] = defaultArgs()[tool];
+    fillDefaults();
+    state.argsFrom = { source: 'default', columns: [...now] };
+  };
+  if (source === 'default') {
+    fresh();
+    return true;
+  }
+  if (source === 'person') {
+    showNote('The arguments you set name columns of the earlier data.', {
+      label: 'Start over for these columns',
+      act: () => {
+        fresh();
+        redrawArgs();
+      },
+    });
+    return false;
+  }
+  fresh();
+  showNote(
+    `The ${source === 'draft' ? 'drafted' : 'example’s'} contract was for other columns, so it starts over for these.`,
+    {
+      label: 'Keep the previous contract',
+      act: () => {
+        for (const tool of COLUMN_TOOLS) state.args[tool] = previous[tool];
+        state.argsFrom = { source: 'person', columns: [...now] };
+        redrawArgs();
+      },
+    },
+  );
+  return true;
+}
+
+function redrawArgs() {
+  showNote('');
+  drawForm();
+  drawJson();
+  schedule(0);
 }
 
 function reparse() {
@@ -135,11 +203,14 @@ function takeIncoming(text) {
     // and setTool draws the form and the JSON.
     state.tool = split.tool;
     setData(split.dataText);
+    // The call's arguments are the person's, made for this data.
+    state.argsFrom = { source: 'person', columns: [...state.argColumns] };
     setTool(split.tool, { run: false });
     showNote(`That was a whole ${split.tool} call: its data is here and its other arguments are in the form.`);
   } else {
     setData(text);
     showNote('');
+    dataChanged();
     // New data may have filled in defaults even with the same columns.
     drawForm();
     drawJson();
@@ -154,8 +225,14 @@ function leaveExample() {
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
 }
 
-function showNote(text) {
+// A note under the data, with at most one action: `{label, act}`.
+function showNote(text, action) {
   els.dataNote.textContent = text;
+  if (action) {
+    els.dataNote.append(
+      h('button', { type: 'button', class: 'link', id: 'note-action', onclick: action.act }, action.label),
+    );
+  }
   els.dataNote.hidden = text === '';
 }
 
@@ -175,6 +252,7 @@ function drawForm(focusSelector) {
       dataColumns: state.argColumns,
       onEdit: (args, { structural, focus } = {}) => {
         state.args[state.tool] = args;
+        personEdited();
         drawJson();
         if (structural) drawForm(focus);
         schedule(0);
@@ -208,8 +286,14 @@ function jsonEdited() {
     );
   }
   state.args[state.tool] = value;
+  personEdited();
   drawForm();
   schedule(0);
+}
+
+// The person set an argument: what names columns is theirs from now on.
+function personEdited() {
+  if (COLUMN_TOOLS.includes(state.tool)) state.argsFrom = { source: 'person', columns: [...state.argColumns] };
 }
 
 // ------------------------------------------------------------------ tool
@@ -223,6 +307,8 @@ function setTool(tool, { run = true } = {}) {
   // Reconcile reads CSV cells differently (an empty cell is no value).
   if (wasReconcile !== (tool === 'reconcile')) reparse();
   document.body.dataset.tool = tool;
+  els.draftAction.hidden = tool !== 'validate_rows';
+  showDraftMessage('');
   drawForm();
   drawJson();
   if (run) schedule(0);
@@ -233,8 +319,32 @@ function setTool(tool, { run = true } = {}) {
 function useContract(contract) {
   const { row_key: rowKey } = state.args.validate_rows;
   state.args.validate_rows = { ...structuredClone(contract), ...(rowKey === undefined ? {} : { row_key: rowKey }) };
+  state.argsFrom = { source: 'draft', columns: [...state.argColumns] };
   leaveExample();
   setTool('validate_rows');
+}
+
+// "Draft a contract from this data", on validate_rows: the core's
+// inspect_dataset on the data as it is, its suggested contract into the
+// form. When nothing can be drafted, the core's reason is said next to the
+// button and the contract stays as it was.
+function draftFromData() {
+  let result;
+  try {
+    result = JSON.parse(callToolJson('inspect_dataset', callText('inspect_dataset', {}, state.dataText, state.data)));
+  } catch (error) {
+    if (!(error instanceof ValidationArgumentError)) throw error;
+    return showDraftMessage(`Nothing was drafted: ${error.message}`);
+  }
+  if (!result.suggested_contract) {
+    return showDraftMessage(`Nothing was drafted: ${result.guidance}`);
+  }
+  useContract(result.suggested_contract);
+}
+
+function showDraftMessage(text) {
+  els.draftMessage.textContent = text;
+  els.draftMessage.hidden = text === '';
 }
 
 function loadExample(example) {
@@ -242,6 +352,7 @@ function loadExample(example) {
   state.args = { ...defaultArgs(), ...structuredClone(example.args) };
   state.tool = example.tool;
   setData(example.data);
+  state.argsFrom = { source: 'example', columns: [...state.argColumns] };
   setTool(example.tool, { run: false });
   showNote('');
   for (const button of els.examples.querySelectorAll('button'))
@@ -387,7 +498,11 @@ function wire() {
 
   els.dataText.addEventListener('input', () => {
     setData(els.dataText.value, { fromTextarea: true });
-    showNote('');
+    // The note stays until the columns change (dataChanged says what then).
+    if (dataChanged()) {
+      drawForm();
+      drawJson();
+    }
     leaveExample();
     // Typing into a big table waits for a pause; a small one runs at once.
     schedule(state.dataText.length > 200_000 ? 250 : state.dataText.length > 20_000 ? 60 : 0);
@@ -418,6 +533,7 @@ function wire() {
     else takeIncoming(event.dataTransfer.getData('text/plain'));
   });
   els.json.addEventListener('input', jsonEdited);
+  els.draftButton.addEventListener('click', draftFromData);
   // The bar is for when the result is out of sight; CSS shows it only on
   // the stacked layout.
   new IntersectionObserver(([entry]) => {

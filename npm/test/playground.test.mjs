@@ -797,6 +797,69 @@ describe('the playground in Chromium', { skip: browserSkip, timeout: 180_000 }, 
     await context.close();
   });
 
+  test('on validate_rows, "Draft a contract from this data" fills the form with the core’s draft', async () => {
+    const { context, page } = await open();
+    const csv = example('draft-contract').data;
+    await afterRun(page, () => page.fill('#data-text', csv));
+    // Expected: what the package drafts for the same text.
+    const drafted = api.inspectDataset({ csv });
+    await afterRun(page, () => page.click('#draft-contract'));
+    assert.deepEqual(JSON.parse(await page.inputValue('#args-json')), drafted.suggested_contract);
+    assert.equal(await page.textContent('[data-verdict]'), 'Clean');
+    assert.equal((await tiles(page)).accepted, String(drafted.summary.rows));
+
+    // No rows: nothing to draft. The core's guidance says why, next to the
+    // button, and the contract stays what it was.
+    const before = await page.inputValue('#args-json');
+    await afterRun(page, () => page.fill('#data-text', 'name,email\n'));
+    const kept = await page.inputValue('#args-json');
+    await page.click('#draft-contract');
+    const empty = api.inspectDataset({ csv: 'name,email\n' });
+    assert.equal(empty.suggested_contract, null);
+    assert.equal(await page.textContent('#draft-message'), `Nothing was drafted: ${empty.guidance}`);
+    assert.equal(await page.inputValue('#args-json'), kept);
+    // The new columns started the drafted contract over: it was made for
+    // other data (kept only on request, as the next test shows).
+    assert.notEqual(kept, before);
+    assert.deepEqual(JSON.parse(kept), { columns: [{ name: 'name' }, { name: 'email' }] });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('new data starts an example’s contract over, unless asked; a contract the person set stays', async () => {
+    const { context, page } = await open();
+    const exampleContract = JSON.parse(await page.inputValue('#args-json'));
+    assert.ok(
+      exampleContract.columns.some((spec) => spec.type),
+      'the opening example has a typed contract',
+    );
+
+    // Other columns: the example's contract was for other data, so the
+    // contract is the default for these, one bare spec per column.
+    await afterRun(page, () => page.fill('#data-text', 'sku,qty\nA-1,3\nB-2,5\n'));
+    assert.deepEqual(JSON.parse(await page.inputValue('#args-json')), { columns: [{ name: 'sku' }, { name: 'qty' }] });
+    assert.equal(await page.textContent('#note-action'), 'Keep the previous contract');
+    // Asked for: the example's contract is back, as it was.
+    await afterRun(page, () => page.click('#note-action'));
+    assert.deepEqual(JSON.parse(await page.inputValue('#args-json')), exampleContract);
+    assert.ok(!(await page.isVisible('#data-note')));
+
+    // The same columns again (a row more): nothing starts over.
+    await afterRun(page, () => page.fill('#data-text', 'sku,qty\nA-1,3\nB-2,5\nC-3,1\n'));
+    assert.deepEqual(JSON.parse(await page.inputValue('#args-json')), exampleContract);
+
+    // A contract the person wrote survives other columns; the note offers to start over.
+    const mine = { columns: [{ name: 'sku', type: 'string', required: true }] };
+    await afterRun(page, () => page.fill('#args-json', JSON.stringify(mine)));
+    await afterRun(page, () => page.fill('#data-text', 'a,b\n1,2\n'));
+    assert.deepEqual(JSON.parse(await page.inputValue('#args-json')), mine);
+    assert.equal(await page.textContent('#note-action'), 'Start over for these columns');
+    await afterRun(page, () => page.click('#note-action'));
+    assert.deepEqual(JSON.parse(await page.inputValue('#args-json')), { columns: [{ name: 'a' }, { name: 'b' }] });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('at phone width every example fits the screen and reads top to bottom', async () => {
     const { context, page } = await open(PHONE);
     for (const { id } of EXAMPLES) {
