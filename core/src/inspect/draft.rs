@@ -26,14 +26,13 @@
 //!   `invoiceId`, `uuid`, `key`), or else the first whose values share a
 //!   code shape with digits (`INV-\d{6}`). Free text that happens to be
 //!   distinct is no key. Another candidate named like an identifier gets
-//!   `unique`. With no candidate, two columns that are distinct together
+//!   `unique`. With no such column, two columns that are distinct together
 //!   on every row where chance would have repeated them (`key_pair.rs`).
-//! * Never `min_length`/`max_length`, `max`, or a `min` other than 0: those
-//!   would copy the sample's extremes.
-//!
 //! * A `boolean` column's Table Schema field lists its words as
 //!   `trueValues`/`falseValues` when any is not a Frictionless default
 //!   (`Yes`/`No`), since Frictionless reads only the words listed.
+//! * Never `min_length`/`max_length`, `max`, or a `min` other than 0: those
+//!   would copy the sample's extremes.
 //!
 //! Every rule has its evidence, in a parallel object (`evidence.columns`,
 //! `evidence.table`), so the contract's columns stay exactly what
@@ -119,7 +118,7 @@ pub(super) struct Draft {
 /// there is nothing to draft (no rows, or no column a contract can name).
 ///
 /// `pair` is the two-column key `key_pair.rs` found, if any (only when no
-/// one column is a key candidate).
+/// one column is the key).
 pub(super) fn draft(columns: &[ColumnFacts<'_>], rows: usize, pair: Option<KeyPair>) -> Option<Draft> {
     let named: Vec<&ColumnFacts<'_>> = columns.iter().filter(|facts| facts.unnamable.is_none()).collect();
     if rows == 0 || named.is_empty() {
@@ -170,7 +169,7 @@ pub(super) fn draft(columns: &[ColumnFacts<'_>], rows: usize, pair: Option<KeyPa
 }
 
 /// The primary key's column and why, if one is evident.
-fn primary_key<'a>(named: &[&ColumnFacts<'a>], rows: usize) -> Option<(&'a str, String)> {
+pub(super) fn primary_key<'a>(named: &[&ColumnFacts<'a>], rows: usize) -> Option<(&'a str, String)> {
     let candidates: Vec<&ColumnFacts<'a>> =
         named.iter().copied().filter(|facts| facts.is_key_candidate(rows)).collect();
     let rows = count_text(rows);

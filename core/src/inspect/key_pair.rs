@@ -1,4 +1,6 @@
-//! A primary key of two columns, for a table no single column keys: the
+//! A primary key of two columns, for a table no single column keys (no
+//! column `draft.rs` would make the key on its own: a distinct column of
+//! free text does not count, and does not stand in the way): the
 //! pair of columns whose values together are distinct on every row, where
 //! that is unlikely to be chance (`order_id` + `line`, `sensor` + `time`).
 //!
@@ -28,7 +30,7 @@
 
 use std::collections::HashSet;
 
-use super::draft::{ColumnFacts, MIN_KEY_ROWS};
+use super::draft::{primary_key, ColumnFacts, MIN_KEY_ROWS};
 use super::profile::NO_ENTRY;
 use super::structure::Structure;
 use crate::contract::ColumnType;
@@ -50,9 +52,10 @@ pub(super) struct KeyPair {
 }
 
 /// The two-column key of a table of `rows` rows, if one is evident and no
-/// single column is a key candidate.
+/// single column is the key.
 pub(super) fn key_pair(facts: &[ColumnFacts<'_>], structure: &Structure, rows: usize) -> Option<KeyPair> {
-    if rows < MIN_KEY_ROWS || structure.rows_kept() != rows || facts.iter().any(|f| f.is_key_candidate(rows)) {
+    let named: Vec<&ColumnFacts<'_>> = facts.iter().filter(|facts| facts.unnamable.is_none()).collect();
+    if rows < MIN_KEY_ROWS || structure.rows_kept() != rows || primary_key(&named, rows).is_some() {
         return None;
     }
     let eligible: Vec<usize> = (0..facts.len()).filter(|&at| may_be_in_key(&facts[at], rows)).collect();
@@ -188,5 +191,11 @@ mod tests {
         let rows = (0..60).map(|at| format!("{at},O{},{}", at / 3, at % 3));
         let result = inspect_csv(&csv("id,order,line", rows));
         assert_eq!(result["suggested_contract"]["table"], json!({"primary_key": ["id"]}));
+        // A distinct column of free text is no key, and no reason to give up the pair.
+        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
+        let rows = (0..60).map(|at| format!("{} {},O{},{}", words[at % 6], words[at / 6], at / 3, at % 3));
+        let result = inspect_csv(&csv("note,order,line", rows));
+        assert_eq!(result["key_candidates"], json!(["note"]));
+        assert_eq!(result["suggested_contract"]["table"], json!({"primary_key": ["order", "line"]}));
     }
 }
