@@ -787,6 +787,21 @@ describe('the playground in Chromium', { skip: browserSkip, timeout: 180_000 }, 
       profiled,
       drafted.columns.map((c) => c.name),
     );
+    // Each column's range: the core's least and greatest value where the
+    // values have an order, else its length range; checked on these
+    // customers (text only) and on numbers and dates.
+    const ranges = () => page.$$eval('table.profile-table tbody td.range', (cells) => cells.map((c) => c.textContent));
+    const expectedRanges = (profile) =>
+      profile.columns.map((c) =>
+        c.min !== undefined ? `${c.min} … ${c.max}` : c.length ? `${c.length.min}–${c.length.max} characters` : '—',
+      );
+    assert.deepEqual(await ranges(page), expectedRanges(drafted));
+    const ordered = 'id,amount,day\n1,2.5,2024-01-02\n2,-1,2023-12-31\n3,10,2024-02-29\n';
+    await afterRun(page, () => page.fill('#data-text', ordered));
+    // By reasoning: amounts -1 to 10, days 2023-12-31 to 2024-02-29, ids 1 to 3.
+    assert.deepEqual(await ranges(page), ['1 … 3', '-1 … 10', '2023-12-31 … 2024-02-29']);
+    assert.deepEqual(await ranges(page), expectedRanges(api.inspectDataset({ csv: ordered })));
+    await afterRun(page, () => page.fill('#data-text', example('draft-contract').data));
     await screenshot(page, 'laptop-draft-contract', { full: true });
     await afterRun(page, () => page.click('#use-contract'));
     assert.equal(await page.getAttribute('#result-body', 'data-tool'), 'validate_rows');

@@ -4,7 +4,16 @@
 
 import { count, display, h } from '../dom.js';
 
-const columnHeads = ['column', 'type', 'values', 'blank', 'missing', 'distinct', 'shape', 'most frequent'];
+const columnHeads = ['column', 'type', 'values', 'blank', 'missing', 'distinct', 'range', 'shape', 'most frequent'];
+
+// The least and greatest value where the values have an order (numbers,
+// dates, datetimes), else the length range of the text, as the core gives them.
+function rangeText(profile) {
+  if (profile.min !== undefined && profile.max !== undefined)
+    return `${display(profile.min)} … ${display(profile.max)}`;
+  if (profile.length) return `${count(profile.length.min)}–${count(profile.length.max)} characters`;
+  return '—';
+}
 
 function topValues(profile) {
   return profile.top_values.map((entry) => `${display(entry.value)} ×${count(entry.count)}`).join(', ');
@@ -21,6 +30,7 @@ function profileRow(profile) {
     num(profile.blank),
     num(profile.missing),
     num(profile.distinct),
+    h('td', { class: 'range' }, rangeText(profile)),
     h('td', null, profile.shape ? h('code', null, profile.shape) : '—'),
     h('td', { class: 'muted' }, topValues(profile)),
   );
