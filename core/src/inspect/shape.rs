@@ -63,6 +63,12 @@ pub(super) struct Shape {
     dead: bool,
     /// Scratch: the runs of the value being added.
     value: Vec<Run>,
+    /// The class of each byte of the first value: a value of the same
+    /// length whose bytes have the same classes has the same runs, which
+    /// are then not built again (most values of a shaped column).
+    first_classes: Vec<Class>,
+    /// The runs of the first value as it was (`runs` forgets lengths).
+    first_runs: Vec<Run>,
 }
 
 impl Shape {
@@ -71,13 +77,19 @@ impl Shape {
         if self.dead {
             return;
         }
+        if self.runs.is_some() && self.classed_as_first(text) {
+            self.merge(text, true);
+            return;
+        }
         if text.len() > MAX_CHARS || !runs_of(text, &mut self.value) {
             self.dead = true;
             return;
         }
-        let Some(runs) = &mut self.runs else {
+        let Some(runs) = &self.runs else {
             self.runs = Some(self.value.clone());
+            self.first_runs.clone_from(&self.value);
             text.clone_into(&mut self.first);
+            self.first_classes = text.bytes().filter_map(Class::of).collect();
             return;
         };
         let same = runs.len() == self.value.len() && runs.iter().zip(&self.value).all(|(a, b)| a.class == b.class);
@@ -85,8 +97,23 @@ impl Shape {
             self.dead = true;
             return;
         }
+        self.merge(text, false);
+    }
+
+    /// Whether every byte of `text` has the class of the first value's byte
+    /// at the same place (so its runs are the first value's runs).
+    fn classed_as_first(&self, text: &str) -> bool {
+        text.len() == self.first_classes.len()
+            && text.bytes().zip(&self.first_classes).all(|(byte, &class)| Class::of(byte) == Some(class))
+    }
+
+    /// Merge a value whose runs have the first value's classes: its runs
+    /// are the first value's when `as_first`, else in `self.value`.
+    fn merge(&mut self, text: &str, as_first: bool) {
+        let Some(runs) = &mut self.runs else { return };
+        let value = if as_first { &self.first_runs } else { &self.value };
         self.varied |= text != self.first;
-        for (run, seen) in runs.iter_mut().zip(&self.value) {
+        for (run, seen) in runs.iter_mut().zip(value) {
             if run.length != seen.length {
                 run.length = None;
             }
