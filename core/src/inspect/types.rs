@@ -59,10 +59,10 @@ impl TypeTally {
         if !matches!(cell, CellRef::Text(_)) {
             self.not_text += count;
         }
-        for (at, &candidate) in CANDIDATES.iter().enumerate() {
-            if !takes(cell, candidate) {
+        for (at, taken) in taken_by(cell).into_iter().enumerate() {
+            if !taken {
                 self.fails[at] += count;
-            } else if candidate == ColumnType::Boolean && !is_digit_boolean(cell) {
+            } else if CANDIDATES[at] == ColumnType::Boolean && !is_digit_boolean(cell) {
                 self.boolean_words += count;
             }
         }
@@ -140,25 +140,45 @@ impl TypeTally {
 /// Whether a non-blank cell takes `candidate`, as `validate_rows` coerces it;
 /// `date` only for a plain date (see the module's doc).
 pub(super) fn takes(cell: CellRef<'_>, candidate: ColumnType) -> bool {
-    match (candidate, cell) {
-        (ColumnType::Boolean, CellRef::Text(s)) if !may_be_boolean(s) => false,
-        (ColumnType::Date | ColumnType::Datetime, CellRef::Text(s)) if !may_be_iso(s) => false,
-        (ColumnType::Date, CellRef::Text(s)) => isodate::date_fromisoformat(text::strip(s)).is_some(),
-        (ColumnType::Integer | ColumnType::Number, CellRef::Text(s)) if !may_be_numeric(s) => false,
-        (ColumnType::Integer, CellRef::Text(s)) if has_a_fraction(s) => false,
-        (ColumnType::String, cell) => matches!(cell, CellRef::Text(_)),
-        _ => coerce(cell, candidate).is_ok(),
+    let CellRef::Text(s) = cell else { return candidate != ColumnType::String && coerce(cell, candidate).is_ok() };
+    let stripped = text::strip(s);
+    match candidate {
+        ColumnType::Boolean => may_be_boolean(stripped) && coerce(cell, candidate).is_ok(),
+        ColumnType::Integer => may_be_numeric(stripped) && !has_a_fraction(stripped) && coerce(cell, candidate).is_ok(),
+        ColumnType::Number => may_be_numeric(stripped) && coerce(cell, candidate).is_ok(),
+        ColumnType::Date => may_be_iso(stripped) && isodate::date_fromisoformat(stripped).is_some(),
+        ColumnType::Datetime => may_be_iso(stripped) && coerce(cell, candidate).is_ok(),
+        ColumnType::String | ColumnType::Any => true,
     }
 }
 
-/// A cheap and exact refusal, so a text column costs no number parsing:
-/// after the blank space and the sign, Python's `float()` and `int()` text
-/// starts with a digit or a point, or is `inf`, `infinity` or `nan` in any
-/// case; text that starts with another ASCII character is no number.
-/// Anything else goes to the real parsers (a non-ASCII character may be a
-/// Unicode digit, which Python reads).
-fn may_be_numeric(s: &str) -> bool {
+/// Per candidate (as [`CANDIDATES`]), whether a non-blank cell takes it:
+/// [`takes`] for each, with the text stripped and the shortcuts read once,
+/// and no number parsed twice (an integer is a number: Python's `float()`
+/// reads all that `int()` does, and a whole float is how the rest are
+/// integers).
+fn taken_by(cell: CellRef<'_>) -> [bool; 5] {
+    let CellRef::Text(s) = cell else { return CANDIDATES.map(|candidate| takes(cell, candidate)) };
     let stripped = text::strip(s);
+    let numeric = may_be_numeric(stripped);
+    let iso = may_be_iso(stripped);
+    let integer = numeric && !has_a_fraction(stripped) && coerce(cell, ColumnType::Integer).is_ok();
+    [
+        may_be_boolean(stripped) && coerce(cell, ColumnType::Boolean).is_ok(),
+        integer,
+        integer || (numeric && coerce(cell, ColumnType::Number).is_ok()),
+        iso && isodate::date_fromisoformat(stripped).is_some(),
+        iso && coerce(cell, ColumnType::Datetime).is_ok(),
+    ]
+}
+
+/// A cheap and exact refusal, so a text column costs no number parsing:
+/// after the blank space (already stripped) and the sign, Python's
+/// `float()` and `int()` text starts with a digit or a point, or is `inf`,
+/// `infinity` or `nan` in any case; text that starts with another ASCII
+/// character is no number. Anything else goes to the real parsers (a
+/// non-ASCII character may be a Unicode digit, which Python reads).
+fn may_be_numeric(stripped: &str) -> bool {
     let unsigned = stripped.strip_prefix(['+', '-']).unwrap_or(stripped);
     match unsigned.as_bytes().first() {
         Some(&b) if b.is_ascii_alphabetic() => {
@@ -173,23 +193,28 @@ fn may_be_numeric(s: &str) -> bool {
 /// letters (`false`), and ASCII text is compared without case folding, so
 /// longer ASCII text is no boolean. Other text may fold to a word (`yeſ`
 /// folds to `yes`), and goes to the real check.
-fn may_be_boolean(s: &str) -> bool {
-    let stripped = text::strip(s);
+fn may_be_boolean(stripped: &str) -> bool {
     !stripped.is_ascii() || stripped.len() <= 5
 }
 
 /// An exact refusal for dates and datetimes: Python's `fromisoformat`
-/// (`isodate.rs`, C's `parse_isoformat_date`) reads the year first, as
-/// four ASCII digits, so stripped text that starts otherwise is neither.
-fn may_be_iso(s: &str) -> bool {
-    text::strip(s).as_bytes().first().is_some_and(u8::is_ascii_digit)
+/// (`isodate.rs`, C's `parse_isoformat_date`) reads the date from the first
+/// byte of the stripped text: the year as four ASCII digits, then a `-`,
+/// the `W` of a week, or the month's first digit. Text that starts
+/// otherwise (a decimal like `1582.76`, a code like `INV-1`) is neither.
+fn may_be_iso(stripped: &str) -> bool {
+    match stripped.as_bytes() {
+        [a, b, c, d, next, ..] => {
+            [a, b, c, d].iter().all(|b| b.is_ascii_digit()) && (*next == b'-' || *next == b'W' || next.is_ascii_digit())
+        }
+        _ => false,
+    }
 }
 
 /// Another exact refusal, for decimal columns: plain ASCII digits with a
 /// point and a fraction that is not all zeros (`12.50`) are no integer
 /// (Python's `int()` refuses the point, and the number is not whole).
-fn has_a_fraction(s: &str) -> bool {
-    let stripped = text::strip(s);
+fn has_a_fraction(stripped: &str) -> bool {
     let unsigned = stripped.strip_prefix(['+', '-']).unwrap_or(stripped);
     let Some((whole, fraction)) = unsigned.split_once('.') else { return false };
     whole.bytes().all(|b| b.is_ascii_digit())
@@ -273,28 +298,47 @@ mod tests {
             "20240131T1000",
             "2024-W05-3",
             "\u{663}\u{660}\u{662}\u{664}-01-31",
+            "1582.76",
+            "2024.5",
+            "2024/01/31",
+            "20240131",
+            "2024W05",
+            "2024W053",
+            "2024-W05",
+            "2024-01",
+            "2024",
+            "12345",
+            "2024 01 31",
+            " 2024-01-31T10:00 ",
+            "2024-01-31 10:00:00+02:00",
+            "20240131T10",
+            "99999-01-01",
+            "0001-01-01",
+            "2024-01-31x",
+            "202",
         ];
+        // The oracle is the coercion validate_rows runs (a plain date for
+        // `date`, as the module's doc says): every shortcut must agree.
         for s in samples {
-            if !may_be_numeric(s) {
-                assert!(coerce(CellRef::Text(s), ColumnType::Number).is_err(), "{s:?} is a number");
-                assert!(coerce(CellRef::Text(s), ColumnType::Integer).is_err(), "{s:?} is an integer");
-            }
-            if has_a_fraction(s) {
-                assert!(coerce(CellRef::Text(s), ColumnType::Integer).is_err(), "{s:?} is an integer");
-            }
-            if !may_be_boolean(s) {
-                assert!(coerce(CellRef::Text(s), ColumnType::Boolean).is_err(), "{s:?} is a boolean");
-            }
-            if !may_be_iso(s) {
-                assert!(coerce(CellRef::Text(s), ColumnType::Date).is_err(), "{s:?} is a date");
-                assert!(coerce(CellRef::Text(s), ColumnType::Datetime).is_err(), "{s:?} is a datetime");
+            let cell = CellRef::Text(s);
+            let expected = CANDIDATES.map(|candidate| match candidate {
+                ColumnType::Date => isodate::date_fromisoformat(text::strip(s)).is_some(),
+                other => coerce(cell, other).is_ok(),
+            });
+            assert_eq!(taken_by(cell), expected, "{s:?}");
+            for (at, candidate) in CANDIDATES.into_iter().enumerate() {
+                assert_eq!(takes(cell, candidate), expected[at], "{s:?} as {candidate:?}");
             }
         }
-        assert!(may_be_numeric(" INF ") && may_be_numeric("-Infinity") && !may_be_numeric("infinite"));
+        assert!(may_be_numeric("INF") && may_be_numeric("-Infinity") && !may_be_numeric("infinite"));
         assert!(has_a_fraction("12.50") && !has_a_fraction("12.00") && !has_a_fraction("1.25e2"));
-        // The shortcuts must also let through what the parsers take.
-        assert!(may_be_boolean(" FALSE ") && may_be_boolean("yeſ") && !may_be_boolean("falsey"));
-        assert!(may_be_iso(" 2024-01-31") && !may_be_iso("２０２４-01-31") && !may_be_iso("T10:00"));
+        // The shortcuts must let through what the parsers take, and refuse
+        // what the samples above need them to refuse, or they test nothing.
+        assert!(may_be_boolean("FALSE") && may_be_boolean("yeſ") && !may_be_boolean("falsey"));
+        assert!(may_be_iso("2024-01-31") && may_be_iso("2024W05") && may_be_iso("20240131"));
+        assert!(
+            !may_be_iso("２０２４-01-31") && !may_be_iso("T10:00") && !may_be_iso("1582.76") && !may_be_iso("2024")
+        );
     }
 
     #[test]
