@@ -30,6 +30,11 @@ mod tag {
     pub(super) const JSON: u8 = b'J';
 }
 
+/// The first byte of a text's key, which is then the text's bytes:
+/// `inspect_dataset` writes a text cell's key this way, so that it is also
+/// the key of the cell's value as text.
+pub(crate) const TEXT_TAG: u8 = tag::TEXT;
+
 /// Write the key of `value` into `out` (cleared first); false when the value
 /// has none (blank, null or NaN).
 pub(crate) fn write_key(value: &Coerced<'_>, out: &mut Vec<u8>) -> bool {

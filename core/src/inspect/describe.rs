@@ -85,7 +85,7 @@ fn top_values(facts: &ColumnFacts<'_>, limit: usize) -> Value {
         .into_iter()
         .map(|entry| {
             // Entries are numbered in the order the table holds them.
-            let key = facts.profile.distinct.key(entry);
+            let key = facts.profile.value_key(entry);
             let value = key.and_then(key_value).unwrap_or(Value::Null);
             // The key is Python's `==`, under which `True` is `1`: a boolean
             // column's value reads back as 1 or 0, so show the boolean.

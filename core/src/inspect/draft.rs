@@ -67,7 +67,7 @@ pub(super) const MIN_KEY_ROWS: usize = 10;
 pub(super) struct ColumnFacts<'a> {
     pub(super) name: &'a str,
     pub(super) tally: &'a TypeTally,
-    pub(super) profile: &'a ValueProfile,
+    pub(super) profile: &'a ValueProfile<'a>,
     /// Rows without the column (an absent key, a short CSV record).
     pub(super) missing: usize,
     /// Why no contract can name the column, when none can.
@@ -326,9 +326,8 @@ impl Column {
         // Only values that compare equal to themselves as JSON: text, and
         // integers within 64 bits.
         let listed: Option<Vec<Value>> = profile
-            .distinct
-            .iter()
-            .map(|(key, _)| match crate::value_key::read_key(key)? {
+            .value_keys()
+            .map(|key| match crate::value_key::read_key(key)? {
                 KeyedValue::Text(_) | KeyedValue::Integer(_) => key_value(key).filter(|v| !v.is_f64()),
                 _ => None,
             })

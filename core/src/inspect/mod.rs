@@ -83,15 +83,15 @@ impl Visitor for RowPass {
 
 /// The second reading, for mixed columns only: the rows whose value is an
 /// exception, until every such column has listed what the result lists.
-struct ExceptionPass<'p> {
-    profiles: &'p mut [ValueProfile],
+struct ExceptionPass<'p, 'c> {
+    profiles: &'p mut [ValueProfile<'c>],
     /// Per column, how many exceptions it has (0 for a column not mixed).
     totals: Vec<usize>,
     row: usize,
     line: Option<usize>,
 }
 
-impl Visitor for ExceptionPass<'_> {
+impl Visitor for ExceptionPass<'_, '_> {
     fn row(&mut self, row: &RowAt<'_>) {
         self.row = row.index;
         self.line = row.line;
@@ -144,7 +144,7 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
         RowSource::Csv(_) => None,
     };
     let (tallies, mut profiles): (Vec<TypeTally>, Vec<ValueProfile>) =
-        cells.into_iter().enumerate().map(|(at, cells)| summarise(&cells, |row| value_at(row, at), cap)).unzip();
+        cells.iter().enumerate().map(|(at, cells)| summarise(cells, |row| value_at(row, at), cap)).unzip();
     let totals: Vec<usize> =
         tallies.iter().map(|tally| tally.mixed().map_or(0, |(_, exceptions)| exceptions)).collect();
     if totals.iter().any(|&total| total > 0) {
@@ -185,14 +185,14 @@ pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
 ///
 /// `first_value` gives a JSON row's value at a row of this column, so that
 /// a JSON cell is not read back from its key.
-fn summarise<'v>(
-    cells: &DistinctCells,
+fn summarise<'v, 'c>(
+    cells: &'c DistinctCells,
     first_value: impl Fn(usize) -> Option<&'v Value> + Copy,
     cap: Option<usize>,
-) -> (TypeTally, ValueProfile) {
+) -> (TypeTally, ValueProfile<'c>) {
     let mut tally = TypeTally::default();
     cells.each(first_value, |seen| tally.add(seen.cell, seen.count));
-    let mut profile = ValueProfile::new(&tally, cap);
+    let mut profile = ValueProfile::new(&tally, cells, cap);
     cells.each(first_value, |seen| profile.add(&seen));
     profile.finish();
     (tally, profile)

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::shape::Shape;
 use super::types::{takes, TypeTally};
-use super::values::Seen;
+use super::values::{DistinctCells, Seen};
 use crate::coerce::{coerce, CellRef, Coerced};
 use crate::contract::ColumnType;
 use crate::formats::Format;
@@ -82,13 +82,24 @@ impl Extremes {
     }
 }
 
+/// A column's distinct values, each as its equality key, by entry number.
+enum DistinctValues<'c> {
+    /// The keys written for the values (every type but `string`).
+    Keys(KeyList),
+    /// A `string` column's values are its distinct text cells, compared as
+    /// written, and a text cell's key (`values.rs`) is the key of its
+    /// value as text (`value_key.rs`): so no key is written again, and per
+    /// entry only its cell's number among `cells` is kept.
+    Cells { cells: &'c DistinctCells, numbers: Vec<u32> },
+}
+
 /// What the values of one column show, read as its type.
-pub(super) struct ValueProfile {
+pub(super) struct ValueProfile<'c> {
     /// The type the column is read as (`any` for a column with no type).
     pub(super) read_as: ColumnType,
     /// One entry per distinct value (by equality key), numbered in the
     /// order first seen; `counts[n]` is how many values entry `n` has.
-    pub(super) distinct: KeyList,
+    distinct: DistinctValues<'c>,
     /// The index that finds a value's entry while the values are read, for
     /// every type but `string`: a string column's distinct cells (as
     /// written, `values.rs`) are its distinct values (compared as written),
@@ -129,15 +140,21 @@ pub(super) struct ValueProfile {
     scratch: Vec<u8>,
 }
 
-impl ValueProfile {
-    /// The profile of a column whose values counted `tally`.
-    pub(super) fn new(tally: &TypeTally, cap: Option<usize>) -> Self {
+impl<'c> ValueProfile<'c> {
+    /// The profile of a column whose values counted `tally`, and whose
+    /// distinct cells are `cells`.
+    pub(super) fn new(tally: &TypeTally, cells: &'c DistinctCells, cap: Option<usize>) -> Self {
         let read_as = tally.chosen().unwrap_or(ColumnType::Any);
         let formats = if read_as == ColumnType::String { Format::ALL.to_vec() } else { Vec::new() };
+        let text = read_as == ColumnType::String;
         ValueProfile {
             read_as,
-            distinct: KeyList::default(),
-            index: (read_as != ColumnType::String).then(KeyTable::default),
+            distinct: if text {
+                DistinctValues::Cells { cells, numbers: Vec::new() }
+            } else {
+                DistinctValues::Keys(KeyList::default())
+            },
+            index: (!text).then(KeyTable::default),
             counts: Vec::new(),
             entries: Vec::new(),
             unkeyed: 0,
@@ -239,18 +256,22 @@ impl ValueProfile {
     /// Count the value of a distinct cell; returns its entry, or
     /// [`NO_ENTRY`] for a value with no key.
     fn add_distinct(&mut self, value: &Coerced<'_>, seen: &Seen<'_>) -> u32 {
-        if !write_key(value, &mut self.scratch) {
-            self.unkeyed += seen.count;
-            return NO_ENTRY;
-        }
         let count = u32::try_from(seen.count).unwrap_or(u32::MAX);
         let next = u32::try_from(self.counts.len()).unwrap_or(u32::MAX);
-        let entry = match &mut self.index {
-            Some(index) => index.get_or_insert(&self.scratch, next) as usize,
-            None => {
-                self.distinct.push(&self.scratch, next);
+        let entry = match (&mut self.distinct, &mut self.index) {
+            (DistinctValues::Cells { numbers, .. }, _) => {
+                // Cells come in order: this one's number is how many came before.
+                numbers.push(u32::try_from(self.entries.len()).unwrap_or(u32::MAX));
                 self.counts.len()
             }
+            (DistinctValues::Keys(_), Some(index)) => {
+                if !write_key(value, &mut self.scratch) {
+                    self.unkeyed += seen.count;
+                    return NO_ENTRY;
+                }
+                index.get_or_insert(&self.scratch, next) as usize
+            }
+            (DistinctValues::Keys(_), None) => return NO_ENTRY,
         };
         if entry == self.counts.len() {
             self.counts.push(count);
@@ -285,8 +306,21 @@ impl ValueProfile {
     /// Every value is read: the index goes, the distinct values stay.
     pub(super) fn finish(&mut self) {
         if let Some(index) = self.index.take() {
-            self.distinct = index.into_keys();
+            self.distinct = DistinctValues::Keys(index.into_keys());
         }
+    }
+
+    /// The equality key of entry `entry` (`value_key.rs`).
+    pub(super) fn value_key(&self, entry: usize) -> Option<&[u8]> {
+        match &self.distinct {
+            DistinctValues::Keys(keys) => keys.key(entry),
+            DistinctValues::Cells { cells, numbers } => cells.key(*numbers.get(entry)? as usize),
+        }
+    }
+
+    /// Every entry's equality key, in entry order.
+    pub(super) fn value_keys(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        (0..self.counts.len()).filter_map(|entry| self.value_key(entry))
     }
 
     /// How many distinct values the column has (NaN, which has no key, not counted).

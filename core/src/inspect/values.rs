@@ -19,9 +19,10 @@ use serde_json::Value;
 use crate::coerce::CellRef;
 use crate::key_table::KeyTable;
 
-/// A cell's kind, the first byte of its key.
+/// A cell's kind, the first byte of its key. A text cell's key is also the
+/// equality key of its value as text, which `profile.rs` relies on.
 const NULL: u8 = b'N';
-const TEXT: u8 = b'T';
+const TEXT: u8 = crate::value_key::TEXT_TAG;
 const JSON: u8 = b'J';
 
 /// No CSV line (a JSON row), as a first line is kept.
@@ -110,6 +111,11 @@ impl DistinctCells {
             self.first.push((at(row), line.map_or(NO_LINE, at)));
         }
         number
+    }
+
+    /// The key of cell `number`: its kind's byte, then the cell as written.
+    pub(super) fn key(&self, number: usize) -> Option<&[u8]> {
+        self.cells.keys().key(number)
     }
 
     /// How many cells only one row has.
