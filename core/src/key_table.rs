@@ -46,6 +46,24 @@ impl KeyList {
         self.entries.len()
     }
 
+    /// The number of the key with entry number `entry`.
+    pub(crate) fn value(&self, entry: usize) -> Option<u32> {
+        self.entries.get(entry).map(|entry| entry.value)
+    }
+
+    /// Every key, to be changed in place (never in length), with its
+    /// number, in the order added.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (&mut [u8], u32)> + '_ {
+        // The keys lie one after another in the order added, so each is
+        // the front of what the keys before it leave.
+        let mut rest = &mut self.arena[..];
+        self.entries.iter().map(move |entry| {
+            let (key, after) = std::mem::take(&mut rest).split_at_mut(entry.len as usize);
+            rest = after;
+            (key, entry.value)
+        })
+    }
+
     /// Every key with its number, in the order added (a key's position here
     /// is its entry number: `inspect_dataset` counts each distinct value in
     /// a list indexed by it).
@@ -108,19 +126,11 @@ impl KeyTable {
         }
     }
 
-    /// Read, and forget, the memory a lookup of a key with `hash` will read
-    /// first: its slot, and the entry and bytes of the key there. A caller
-    /// with several lookups to make touches each table first, so the reads
-    /// from memory (a table of a million keys is not in any cache) overlap
-    /// instead of waiting one after another. It changes nothing.
-    pub(crate) fn touch(&self, hash: u32) {
-        let Some(&held) = self.slots.get(hash as usize & self.slots.len().wrapping_sub(1)) else { return };
-        if held != 0 && (held >> 32) as u32 == hash {
-            if let Some(entry) = self.keys.entries.get((held as u32 - 1) as usize) {
-                // The byte itself, not a reference to it: only a read fetches it.
-                std::hint::black_box(self.keys.arena.get(entry.start as usize).copied());
-            }
-        }
+    /// Forget every key, keeping the memory for the next ones.
+    pub(crate) fn clear(&mut self) {
+        self.keys.arena.clear();
+        self.keys.entries.clear();
+        self.slots.fill(0);
     }
 
     /// Whether the table holds `key`.
@@ -249,15 +259,30 @@ mod tests {
         assert_eq!(count(&mut table, b"x", 2), (0, true));
         assert_eq!(count(&mut table, b"y", 1), (1, true));
         assert_eq!(count(&mut table, b"x", 3), (0, false));
-        // Touching changes nothing, found or not, in a table empty or not.
-        KeyTable::default().touch(hash(b"x"));
-        table.touch(hash(b"x"));
-        table.touch(hash(b"z"));
         assert_eq!(count(&mut table, b"x", 0), (0, false));
         let counted: Vec<(&[u8], u32)> = table.keys().iter().collect();
         assert_eq!(counted, [(&b"x"[..], 5), (&b"y"[..], 1)]);
-        let keys = table.into_keys();
+        let mut keys = table.into_keys();
         assert_eq!((keys.key(1), keys.key(2), keys.len()), (Some(&b"y"[..]), None, 2));
+        assert_eq!((keys.value(0), keys.value(1), keys.value(2)), (Some(5), Some(1), None));
+        for (key, _) in keys.iter_mut() {
+            key[0] = key[0].to_ascii_uppercase();
+        }
+        let changed: Vec<(&[u8], u32)> = keys.iter().collect();
+        assert_eq!(changed, [(&b"X"[..], 5), (&b"Y"[..], 1)]);
+    }
+
+    #[test]
+    fn a_cleared_table_forgets_its_keys_and_numbers_anew() {
+        let mut table = KeyTable::default();
+        for n in 0..100u32 {
+            table.get_or_insert(&n.to_le_bytes(), n);
+        }
+        table.clear();
+        assert_eq!(table.len(), 0);
+        assert!(!table.contains(&7u32.to_le_bytes()));
+        assert_eq!(table.count_hashed(b"k", hash(b"k"), 1), (0, true));
+        assert_eq!(table.count_hashed(&7u32.to_le_bytes(), hash(&7u32.to_le_bytes()), 1), (1, true));
     }
 
     #[test]

@@ -25,6 +25,7 @@
 mod describe;
 mod draft;
 mod key_pair;
+mod partition;
 mod profile;
 mod report;
 mod rows;
@@ -51,33 +52,27 @@ use profile::ValueProfile;
 use rows::{Columns, RowAt, Visitor};
 use structure::Structure;
 use types::TypeTally;
-use values::{DistinctCells, RowCells};
+use values::{CellCounter, CountLimits, DistinctCells};
 
 /// The pass over the rows: each column's distinct cells, and the rows' structure.
 struct RowPass {
-    cells: Vec<DistinctCells>,
-    /// The row being read, counted in `cells` once it is.
-    pending: RowCells,
+    cells: CellCounter,
     structure: Structure,
-    row: usize,
-    line: Option<usize>,
 }
 
 impl Visitor for RowPass {
     fn row(&mut self, row: &RowAt<'_>) {
-        self.row = row.index;
-        self.line = row.line;
+        self.cells.row(row.line);
         self.structure.row(row);
     }
 
     fn cell(&mut self, column: usize, cell: CellRef<'_>) {
-        self.pending.add(column, cell);
+        let number = self.cells.add(column, cell);
+        self.structure.cell(column, number);
     }
 
     fn end_row(&mut self) {
-        let structure = &mut self.structure;
-        self.pending.count(&mut self.cells, self.row, self.line, |column, number| structure.cell(column, number));
-        structure.end_row();
+        self.structure.end_row();
     }
 }
 
@@ -126,17 +121,24 @@ pub(super) struct Inspection<'a> {
 
 /// The `inspect_dataset` tool.
 pub(crate) fn inspect_dataset(args: Value) -> Result<Value, ToolError> {
+    inspect_counting(args, CountLimits::default())
+}
+
+/// The tool, its cells counted within `limits` (the tests set them small,
+/// so that small data takes every path).
+fn inspect_counting(args: Value, limits: CountLimits) -> Result<Value, ToolError> {
     let mut reader = ArgReader::new(args)?;
     let source = reader.row_source();
     let cap = reader.optional_cap("max_listed");
     reader.finish()?;
 
     let mut columns = Columns::default();
-    let mut pass =
-        RowPass { cells: Vec::new(), pending: RowCells::default(), structure: Structure::new(cap), row: 0, line: None };
+    let mut pass = RowPass { cells: CellCounter::with_limits(limits), structure: Structure::new(cap) };
     let rows = rows::scan(&source, &mut columns, &mut pass)?;
-    let RowPass { mut cells, mut structure, .. } = pass;
-    cells.resize_with(columns.names.len(), DistinctCells::default);
+    let RowPass { cells, mut structure } = pass;
+    let (cells, late) = cells.finish(columns.names.len());
+    structure.number_late_cells(&late);
+    drop(late);
     structure.finish(&cells);
     // A JSON row's value, for a distinct cell's first row.
     let value_at = |row: usize, column: usize| match &source {

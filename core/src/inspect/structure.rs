@@ -19,7 +19,7 @@
 use serde_json::Value;
 
 use super::rows::{RowAt, RowKind};
-use super::values::DistinctCells;
+use super::values::{DistinctCells, LateNumbers};
 use crate::key_table::{KeyList, KeyTable};
 use crate::py::repr;
 use crate::source::Capped;
@@ -109,9 +109,37 @@ impl Structure {
         }
     }
 
-    /// One cell: its column, and its number among the column's distinct cells.
-    pub(super) fn cell(&mut self, column: usize, number: u32) {
-        self.cells.push((u32::try_from(column).unwrap_or(u32::MAX), number));
+    /// One cell: its column, and its number among the column's distinct
+    /// cells, or `None` when it is given once every row is read
+    /// ([`Structure::number_late_cells`]).
+    pub(super) fn cell(&mut self, column: usize, number: Option<u32>) {
+        self.cells.push((u32::try_from(column).unwrap_or(u32::MAX), number.unwrap_or(LATE)));
+    }
+
+    /// Every row is read, and `late` holds, per column whose cells were
+    /// numbered after the rows were read, their numbers in row order: each
+    /// row's key gets its own.
+    pub(super) fn number_late_cells(&mut self, late: &[Option<LateNumbers>]) {
+        let late: Vec<(usize, &LateNumbers)> =
+            late.iter().enumerate().filter_map(|(column, numbers)| Some((column, numbers.as_ref()?))).collect();
+        if late.is_empty() {
+            return;
+        }
+        let mut next = vec![0usize; late.len()];
+        for (key, row) in self.rows.iter_mut() {
+            for (&(column, numbers), next) in late.iter().zip(&mut next) {
+                if (row as usize) < numbers.from_row {
+                    continue;
+                }
+                if let Some(at) = number_at(key, column) {
+                    debug_assert_eq!(key[at..at + 4], LATE.to_le_bytes());
+                    let number = numbers.numbers.get(*next).copied().unwrap_or(LATE);
+                    key[at..at + 4].copy_from_slice(&number.to_le_bytes());
+                    *next += 1;
+                }
+            }
+        }
+        debug_assert!(late.iter().zip(&next).all(|((_, numbers), &used)| used == numbers.numbers.len()));
     }
 
     /// The row is read: it is kept, as its columns and cell numbers.
@@ -184,14 +212,25 @@ impl Structure {
 /// No CSV line (a JSON row), as a row's line is kept.
 const NO_LINE: u32 = u32::MAX;
 
+/// A cell whose number is not known until every row is read.
+const LATE: u32 = u32::MAX;
+
 /// The cell number a row's key holds for `column`, if the row has the column.
 fn cell_number(key: &[u8], column: usize) -> Option<u32> {
-    let word =
-        |at: usize| key.get(at..at + 4).map(|bytes| u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]));
+    number_at(key, column).map(|at| word(key, at))
+}
+
+/// Where in a row's key the cell number for `column` is, if the row has the column.
+fn number_at(key: &[u8], column: usize) -> Option<usize> {
     match key.first() {
-        Some(1) => word(1 + 4 * column),
-        _ => (1..key.len()).step_by(8).find(|&at| word(at) == u32::try_from(column).ok()).and_then(|at| word(at + 4)),
+        Some(1) => Some(1 + 4 * column).filter(|&at| at + 4 <= key.len()),
+        _ => (1..key.len()).step_by(8).find(|&at| u32::try_from(column) == Ok(word(key, at))).map(|at| at + 4),
     }
+}
+
+/// The four bytes of a row's key at `at`, which are there.
+fn word(key: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([key[at], key[at + 1], key[at + 2], key[at + 3]])
 }
 
 fn push<T>(list: &mut Capped<T>, item: impl FnOnce() -> T) {

@@ -347,3 +347,64 @@ fn repeated_rows_are_found_whichever_column_rules_rows_out() {
     let csv = "id,n\n1,a\n1,a\n1,a\n";
     assert_eq!(inspect(json!({"csv": csv}))["summary"]["duplicate_rows"], 2);
 }
+
+#[test]
+fn cells_counted_after_the_rows_are_read_give_the_same_result() {
+    // A column with more distinct cells than the direct limit has the rest
+    // written down and numbered in partitions once every row is read
+    // (`values.rs`, `partition.rs`); repeated rows then find those numbers
+    // in their keys (`structure.rs`). Nothing in the result may depend on
+    // which: each dataset is inspected with the limits that take the direct
+    // path on it (the default, which the conformance vectors hold) and with
+    // limits that send every column, or most of it, the other way.
+    let mut datasets = vec![json!({"csv": invoices()})];
+    for csv in [
+        include_str!("../../../tests/real-datasets/penguins-raw.csv"),
+        include_str!("../../../tests/real-datasets/flights.csv"),
+        include_str!("../../../tests/real-datasets/planes.csv"),
+        include_str!("../../../tests/real-datasets/weather.csv"),
+    ] {
+        datasets.push(json!({"csv": csv}));
+    }
+    // A ragged CSV, repeated rows among them, a field beyond the header.
+    datasets.push(json!({"csv": "a,b\n1,x\n2\n1,x\n3,y,extra\n2\n1,x\n,\n"}));
+    // JSON rows with absent keys (a column's rows then have gaps), keys in
+    // other orders, values of every kind, rows that are not objects, and
+    // repeats.
+    let mut rows = Vec::new();
+    for n in 0..400u32 {
+        let mut row = serde_json::Map::new();
+        if n % 7 != 3 {
+            row.insert("id".into(), json!(format!("K{}", n / 2)));
+        }
+        let value = match n % 6 {
+            0 => json!(n % 50),
+            1 => json!(format!("{}", n % 40)),
+            2 => json!(null),
+            3 => json!([n % 3]),
+            4 => json!(f64::from(n % 9) / 4.0),
+            _ => json!(n % 2 == 0),
+        };
+        if n % 5 == 0 {
+            row.insert("v".into(), value);
+        } else {
+            let mut reordered = serde_json::Map::new();
+            reordered.insert("v".into(), value);
+            reordered.extend(row);
+            row = reordered;
+        }
+        if n % 11 == 0 {
+            row.insert("w".into(), json!(format!(" w{} ", n % 4)));
+        }
+        rows.push(if n % 97 == 5 { json!(n) } else { Value::Object(row) });
+    }
+    datasets.push(json!({"rows": rows}));
+    for data in &datasets {
+        let expected = inspect(data.clone());
+        for (direct, partition) in [(1, 1), (3, 2), (20, 16)] {
+            let limits = super::values::CountLimits { direct, partition };
+            let got = super::inspect_counting(data.clone(), limits).unwrap_or_else(|err| panic!("{}", err.message));
+            assert_eq!(got, expected, "direct {direct}, partition {partition}, on {}", &data.to_string()[..60]);
+        }
+    }
+}

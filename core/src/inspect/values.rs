@@ -13,11 +13,19 @@
 //! cell when they are written the same (`"1"` and `1` differ, `"a"` and
 //! `" a"` differ), which is also what a fully repeated row compares
 //! (`structure.rs`, by the numbers given here).
+//!
+//! A column of few distinct cells is counted as the rows are read, in a
+//! table small enough to stay in the processor's cache. A column with more
+//! ([`CountLimits::direct`]) would have a table of megabytes, where every
+//! lookup waits on memory; from then on its cells are only written down,
+//! and counted once every row is read (`partition.rs`), where the wait is
+//! avoided. Either way a cell's number is its place in the order first seen.
 
 use serde_json::Value;
 
+use super::partition::{number_in_partitions, Numbering};
 use crate::coerce::CellRef;
-use crate::key_table::KeyTable;
+use crate::key_table::{hash, KeyList, KeyTable};
 
 /// A cell's kind, the first byte of its key. A text cell's key is also the
 /// equality key of its value as text, which `profile.rs` relies on.
@@ -28,67 +36,195 @@ const JSON: u8 = b'J';
 /// No CSV line (a JSON row), as a first line is kept.
 const NO_LINE: u32 = u32::MAX;
 
+/// How cells are counted: parameters, so that the tests can make small
+/// data take every path.
+#[derive(Clone, Copy)]
+pub(super) struct CountLimits {
+    /// How many distinct cells a column counts as the rows are read before
+    /// it writes its cells down instead: a table of this many short keys is
+    /// about a megabyte.
+    pub(super) direct: usize,
+    /// About how many cells each partition of a written-down column holds.
+    pub(super) partition: usize,
+}
+
+impl Default for CountLimits {
+    fn default() -> Self {
+        CountLimits { direct: 1 << 15, partition: 1 << 12 }
+    }
+}
+
 /// One column's distinct cells, numbered in the order first seen.
 #[derive(Default)]
 pub(super) struct DistinctCells {
-    /// Each cell's key, counted: its number is how many rows have it.
-    cells: KeyTable,
+    /// Each cell's key, in number order, counted: its number is how many rows have it.
+    keys: KeyList,
     /// Per cell number: the first row that has it, and that row's CSV line.
     first: Vec<(u32, u32)>,
 }
 
-/// One row's cells, written as keys, then counted together once the row is
-/// read: every column's table is touched first ([`KeyTable::touch`]), so
-/// the row's lookups wait on memory at once, not one after another.
+/// The cells of every column as the rows are read.
 #[derive(Default)]
-pub(super) struct RowCells {
-    keys: Vec<u8>,
-    /// Per cell: its column, where its key is in `keys`, and the key's hash.
-    cells: Vec<(usize, usize, usize, u32)>,
+pub(super) struct CellCounter {
+    limits: CountLimits,
+    columns: Vec<ColumnCounter>,
+    /// Per row: its CSV line, or [`NO_LINE`].
+    lines: Vec<u32>,
+    scratch: Vec<u8>,
 }
 
-impl RowCells {
-    /// Add one cell of the row, in column `column`.
-    pub(super) fn add(&mut self, column: usize, cell: CellRef<'_>) {
-        let start = self.keys.len();
-        match cell {
-            CellRef::Null => self.keys.push(NULL),
-            CellRef::Text(text) => {
-                self.keys.push(TEXT);
-                self.keys.extend_from_slice(text.as_bytes());
-            }
-            CellRef::Json(value) => {
-                self.keys.push(JSON);
-                // Writing a `Value` into a `Vec` cannot fail.
-                let _ = serde_json::to_writer(&mut self.keys, value);
-            }
+/// One column's cells as the rows are read: counted, then, past the
+/// direct limit, written down.
+#[derive(Default)]
+struct ColumnCounter {
+    table: KeyTable,
+    /// Per entry of `table`: its first row and line.
+    first: Vec<(u32, u32)>,
+    later: Option<Later>,
+}
+
+/// The cells of a column written down to be counted later, in row order.
+struct Later {
+    /// Each cell's key, one after another.
+    keys: Vec<u8>,
+    /// Where each key ends in `keys`.
+    ends: Vec<u32>,
+    /// Each cell's row: `first_row` and the rows after it, one cell per
+    /// row, until a row lacks the column; then every row, in `rows`.
+    first_row: u32,
+    rows: Vec<u32>,
+}
+
+impl Later {
+    fn row(&self, cell: usize) -> u32 {
+        match self.rows.get(cell) {
+            Some(&row) => row,
+            None => self.first_row + cell as u32,
         }
-        self.cells.push((column, start, self.keys.len(), 0));
     }
 
-    /// Count the row's cells, of row `row` at CSV line `line`, in `columns`
-    /// (one per column, as many as the columns seen), handing each
-    /// column's cell number to `numbered`; the row is then empty again.
-    pub(super) fn count(
-        &mut self,
-        columns: &mut Vec<DistinctCells>,
-        row: usize,
-        line: Option<usize>,
-        mut numbered: impl FnMut(usize, u32),
-    ) {
-        for (column, start, end, hash) in &mut self.cells {
-            if *column >= columns.len() {
-                columns.resize_with(*column + 1, DistinctCells::default);
-            }
-            *hash = crate::key_table::hash(&self.keys[*start..*end]);
-            columns[*column].cells.touch(*hash);
+    fn note_row(&mut self, row: u32) {
+        let cell = self.ends.len();
+        if self.rows.is_empty() && row != self.first_row + cell as u32 {
+            self.rows = (0..cell).map(|cell| self.first_row + cell as u32).collect();
         }
-        for &(column, start, end, hash) in &self.cells {
-            numbered(column, columns[column].count(&self.keys[start..end], hash, row, line));
+        if !self.rows.is_empty() {
+            self.rows.push(row);
         }
-        self.keys.clear();
-        self.cells.clear();
     }
+}
+
+/// The numbers a column's cells were given after the rows were read: the
+/// cells of rows from `from_row` on, in row order.
+pub(super) struct LateNumbers {
+    pub(super) from_row: usize,
+    pub(super) numbers: Vec<u32>,
+}
+
+fn at(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Write the key of `cell`: its kind's byte, then the cell as written.
+fn write_key(cell: CellRef<'_>, out: &mut Vec<u8>) {
+    match cell {
+        CellRef::Null => out.push(NULL),
+        CellRef::Text(text) => {
+            out.push(TEXT);
+            out.extend_from_slice(text.as_bytes());
+        }
+        CellRef::Json(value) => {
+            out.push(JSON);
+            // Writing a `Value` into a `Vec` cannot fail.
+            let _ = serde_json::to_writer(&mut *out, value);
+        }
+    }
+}
+
+impl CellCounter {
+    pub(super) fn with_limits(limits: CountLimits) -> Self {
+        CellCounter { limits, ..CellCounter::default() }
+    }
+
+    /// A row begins, at CSV line `line`: rows are numbered from 0 in the order begun.
+    pub(super) fn row(&mut self, line: Option<usize>) {
+        self.lines.push(line.map_or(NO_LINE, at));
+    }
+
+    /// One cell of the row begun last, in column `column`: its number, or
+    /// `None` when it is numbered once every row is read ([`CellCounter::finish`]).
+    pub(super) fn add(&mut self, column: usize, cell: CellRef<'_>) -> Option<u32> {
+        if column >= self.columns.len() {
+            self.columns.resize_with(column + 1, ColumnCounter::default);
+        }
+        let row = at(self.lines.len().saturating_sub(1));
+        let counter = &mut self.columns[column];
+        if let Some(later) = &mut counter.later {
+            later.note_row(row);
+            write_key(cell, &mut later.keys);
+            later.ends.push(at(later.keys.len()));
+            return None;
+        }
+        self.scratch.clear();
+        write_key(cell, &mut self.scratch);
+        let (number, new) = counter.table.count_hashed(&self.scratch, hash(&self.scratch), 1);
+        if new {
+            counter.first.push((row, self.lines[row as usize]));
+            if counter.table.len() >= self.limits.direct {
+                counter.later =
+                    Some(Later { keys: Vec::new(), ends: Vec::new(), first_row: row + 1, rows: Vec::new() });
+            }
+        }
+        Some(number)
+    }
+
+    /// Every row is read: each of `columns` columns' distinct cells, and,
+    /// for a column whose cells were written down, the numbers they have.
+    pub(super) fn finish(self, columns: usize) -> (Vec<DistinctCells>, Vec<Option<LateNumbers>>) {
+        let CellCounter { limits, columns: mut counters, lines, .. } = self;
+        counters.resize_with(columns.max(counters.len()), ColumnCounter::default);
+        counters
+            .into_iter()
+            .map(|counter| match counter.later {
+                None => (DistinctCells { keys: counter.table.into_keys(), first: counter.first }, None),
+                Some(later) => finish_later(counter.table, counter.first, &later, &lines, limits.partition),
+            })
+            .unzip()
+    }
+}
+
+/// Number a column's written-down cells, after the ones its table counted,
+/// in the order first seen (`partition.rs`).
+fn finish_later(
+    table: KeyTable,
+    mut first: Vec<(u32, u32)>,
+    later: &Later,
+    lines: &[u32],
+    partition: usize,
+) -> (DistinctCells, Option<LateNumbers>) {
+    let counted = table.into_keys();
+    let direct = counted.len();
+    // The table's cells first, each weighing its count so far, then every
+    // written-down cell once.
+    let key = |cell: usize| match cell.checked_sub(direct) {
+        None => counted.key(cell).unwrap_or_default(),
+        Some(cell) => {
+            let start = cell.checked_sub(1).map_or(0, |before| later.ends[before] as usize);
+            &later.keys[start..later.ends[cell] as usize]
+        }
+    };
+    let weight = |cell: usize| if cell < direct { counted.value(cell).unwrap_or(1) } else { 1 };
+    let Numbering { keys, mut numbers, first_cells } =
+        number_in_partitions(direct + later.ends.len(), key, weight, partition);
+    // The table's cells are distinct and come first, so they keep their
+    // numbers and first rows; each new cell's first row is its first cell's.
+    debug_assert!(first_cells.iter().take(direct).enumerate().all(|(at, &cell)| at == cell as usize));
+    for &cell in first_cells.get(direct..).unwrap_or_default() {
+        let row = later.row(cell as usize - direct);
+        first.push((row, lines[row as usize]));
+    }
+    numbers.drain(..direct);
+    (DistinctCells { keys, first }, Some(LateNumbers { from_row: later.first_row as usize, numbers }))
 }
 
 /// One distinct cell as [`DistinctCells::each`] hands it out.
@@ -102,30 +238,19 @@ pub(super) struct Seen<'c> {
 }
 
 impl DistinctCells {
-    /// Count the cell written as `key` (by [`RowCells`]), of row `row` at
-    /// CSV line `line`; returns its number.
-    fn count(&mut self, key: &[u8], hash: u32, row: usize, line: Option<usize>) -> u32 {
-        let (number, new) = self.cells.count_hashed(key, hash, 1);
-        if new {
-            let at = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-            self.first.push((at(row), line.map_or(NO_LINE, at)));
-        }
-        number
-    }
-
     /// The key of cell `number`: its kind's byte, then the cell as written.
     pub(super) fn key(&self, number: usize) -> Option<&[u8]> {
-        self.cells.keys().key(number)
+        self.keys.key(number)
     }
 
     /// How many cells only one row has.
     pub(super) fn singletons(&self) -> usize {
-        self.cells.keys().iter().filter(|&(_, count)| count == 1).count()
+        self.keys.iter().filter(|&(_, count)| count == 1).count()
     }
 
     /// Per cell number, whether more than one row has the cell.
     pub(super) fn shared(&self) -> Vec<bool> {
-        self.cells.keys().iter().map(|(_, count)| count > 1).collect()
+        self.keys.iter().map(|(_, count)| count > 1).collect()
     }
 
     /// Hand every distinct cell to `visit`, in the order first seen.
@@ -138,9 +263,8 @@ impl DistinctCells {
         // Every key is one ASCII byte and text (a `&str`, or JSON that
         // serde_json wrote), so the keys together are text: checked once
         // here, then each key is a slice of it.
-        let keys = self.cells.keys();
-        let all = std::str::from_utf8(keys.arena()).unwrap_or_default();
-        for (number, (span, count)) in keys.spans().enumerate() {
+        let all = std::str::from_utf8(self.keys.arena()).unwrap_or_default();
+        for (number, (span, count)) in self.keys.spans().enumerate() {
             let (row, line) = self.first[number];
             let line = (line != NO_LINE).then_some(line as usize);
             let (count, row) = (count as usize, row as usize);
@@ -173,34 +297,79 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Each cell's number, late ones filled in, and the distinct cells.
+    fn count(values: &[Value], limits: CountLimits) -> (Vec<u32>, Vec<(Value, usize, usize)>) {
+        let mut counter = CellCounter::with_limits(limits);
+        let mut numbers: Vec<Option<u32>> = Vec::new();
+        for value in values {
+            counter.row(None);
+            numbers.push(counter.add(0, CellRef::of_json(Some(value))));
+        }
+        let (columns, late) = counter.finish(1);
+        let mut late = late.into_iter().flatten().flat_map(|late| late.numbers);
+        let numbers = numbers.into_iter().map(|number| number.or_else(|| late.next()).expect("a number")).collect();
+        let mut seen = Vec::new();
+        columns[0].each(|_| None, |s| seen.push((s.cell.to_value(), s.count, s.row)));
+        (numbers, seen)
+    }
+
     #[test]
     fn cells_are_the_same_only_when_written_the_same() {
         let values = [json!("1"), json!(1), json!(1.0), json!(" 1"), json!(null), json!("1"), json!([1]), json!(1)];
-        let mut columns = Vec::new();
-        let mut row_cells = RowCells::default();
-        let mut numbers = Vec::new();
-        for (row, value) in values.iter().enumerate() {
-            row_cells.add(0, CellRef::of_json(Some(value)));
-            row_cells.count(&mut columns, row, None, |column, number| {
-                assert_eq!(column, 0);
-                numbers.push(number);
-            });
-        }
-        let cells = &columns[0];
         // "1" and 1 and 1.0 and " 1" and null and [1] are six cells; rows 5 and 7 repeat rows 0 and 1.
-        assert_eq!(numbers, [0, 1, 2, 3, 4, 0, 5, 1]);
-        let mut seen = Vec::new();
-        cells.each(|_| None, |s| seen.push((s.cell.to_value(), s.count, s.row)));
-        assert_eq!(
-            seen,
-            [
+        let expected = (
+            vec![0, 1, 2, 3, 4, 0, 5, 1],
+            vec![
                 (json!("1"), 2, 0),
                 (json!(1), 2, 1),
                 (json!(1.0), 1, 2),
                 (json!(" 1"), 1, 3),
                 (json!(null), 1, 4),
-                (json!([1]), 1, 6)
+                (json!([1]), 1, 6),
+            ],
+        );
+        // Counted as read; and from the second distinct cell, or the
+        // fourth, on, written down and numbered after.
+        for limits in
+            [CountLimits::default(), CountLimits { direct: 2, partition: 1 }, CountLimits { direct: 4, partition: 2 }]
+        {
+            assert_eq!(count(&values, limits), expected, "direct {}", limits.direct);
+        }
+    }
+
+    #[test]
+    fn a_written_down_column_with_gaps_keeps_each_cells_row_and_line() {
+        // Column 1 is absent from rows 2 and 5: its cells are rows 0, 1, 3,
+        // 4, 6. With a direct limit of one cell, each column counts its
+        // first cell and writes down the rest; the rows of those written
+        // down must still be the ones they came from.
+        let mut counter = CellCounter::with_limits(CountLimits { direct: 1, partition: 1 });
+        let rows = [Some("a"), Some("b"), None, Some("c"), Some("b"), None, Some("d")];
+        let mut direct = Vec::new();
+        for (row, cell) in rows.iter().enumerate() {
+            counter.row(Some(row + 2));
+            counter.add(0, CellRef::Text("same"));
+            if let Some(text) = cell {
+                direct.push(counter.add(1, CellRef::Text(text)));
+            }
+        }
+        let (columns, late) = counter.finish(3);
+        assert_eq!(direct, [Some(0), None, None, None, None]);
+        let late: Vec<Option<(usize, Vec<u32>)>> =
+            late.into_iter().map(|late| late.map(|late| (late.from_row, late.numbers))).collect();
+        // Column 0's cells are all its first; column 2 has no cells at all.
+        assert_eq!(late, [Some((1, vec![0; 6])), Some((1, vec![1, 2, 1, 3])), None]);
+        let mut seen = Vec::new();
+        columns[1].each(|_| None, |s| seen.push((s.cell.to_value(), s.count, s.row, s.line)));
+        assert_eq!(
+            seen,
+            [
+                (json!("a"), 1, 0, Some(2)),
+                (json!("b"), 2, 1, Some(3)),
+                (json!("c"), 1, 3, Some(5)),
+                (json!("d"), 1, 6, Some(8))
             ]
         );
+        assert_eq!(columns[2].singletons(), 0);
     }
 }
