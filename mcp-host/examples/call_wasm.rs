@@ -1,0 +1,57 @@
+//! Run one check in the sandboxed module, as the server runs a `path` call,
+//! for profiling the module beside the native core (`core/examples/call_file.rs`):
+//!
+//!     cargo run --release -p mcp-validation-server --example call_wasm -- \
+//!         inspect_dataset args.json [data.csv] [repeat]
+//!
+//! With a CSV file, its text goes beside the arguments (`mcpv_call_csv`), as
+//! a file behind `--data-root` does. Each call is a fresh instance under the
+//! server's default limits. Prints each call's time, fuel and peak linear
+//! memory on stderr; the result of the last call on stdout.
+
+use std::time::{Duration, Instant};
+
+use mcp_validation_server::bounded::StopFlag;
+use mcp_validation_server::cli::{DEFAULT_MAX_FUEL, DEFAULT_MAX_MEMORY_MIB, DEFAULT_TIMEOUT_SECS};
+use mcp_validation_server::sandbox::{Answer, CacheDir, CallInput, Limits, Sandbox};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [tool, arguments, rest @ ..] = args.as_slice() else {
+        eprintln!("usage: call_wasm TOOL ARGS.json [DATA.csv] [REPEAT]");
+        std::process::exit(2);
+    };
+    let args_json = std::fs::read(arguments).expect("read the arguments");
+    let csv = rest.first().map(|path| std::fs::read_to_string(path).expect("read the CSV"));
+    let repeat: usize = rest.get(1).map_or(1, |n| n.parse().expect("REPEAT is a number"));
+    let limits = Limits {
+        max_fuel: DEFAULT_MAX_FUEL,
+        max_memory_bytes: DEFAULT_MAX_MEMORY_MIB << 20,
+        timeout: Duration::from_secs(DEFAULT_TIMEOUT_SECS),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
+    let module = runtime.block_on(async {
+        let sandbox = Sandbox::start(limits, CacheDir::Default).expect("start the sandbox");
+        sandbox.module().await.expect("prepare the module")
+    });
+    let mut last = String::new();
+    for _ in 0..repeat {
+        let input = CallInput { args: args_json.clone(), csv: csv.clone(), export: None };
+        let started = Instant::now();
+        let outcome =
+            module.call(tool, input, Instant::now() + limits.timeout, &StopFlag::default()).expect("the call runs");
+        let elapsed = started.elapsed();
+        last = match outcome.answer {
+            Answer::Result(text) => text,
+            other => format!("{other:?}"),
+        };
+        eprintln!(
+            "{tool}: {:.1} ms, fuel {}, peak linear memory {:.1} MiB, {} bytes out",
+            elapsed.as_secs_f64() * 1e3,
+            outcome.fuel_used,
+            outcome.peak_memory_bytes as f64 / (1 << 20) as f64,
+            last.len()
+        );
+    }
+    println!("{last}");
+}
