@@ -49,7 +49,7 @@ fn main() {
             "{tool}: {:.1} ms, fuel {}, peak linear memory {:.1} MiB, {} bytes out",
             elapsed.as_secs_f64() * 1e3,
             outcome.fuel_used,
-            outcome.peak_memory_bytes as f64 / (1 << 20) as f64,
+            outcome.peak_memory_bytes as f64 / f64::from(1u32 << 20),
             last.len()
         );
     }
