@@ -6,19 +6,24 @@
 //! of a million ids makes a table of tens of megabytes). So the keys are
 //! first moved, by the top bits of their hash, into partitions of a few
 //! thousand (one sequential pass that writes to a few hundred places at
-//! once), each partition is counted in a table that stays in the cache,
-//! and a last pass in the original order gives each distinct key its
-//! number where it is first seen. The numbers, counts and first places are
-//! exactly those of one table filled in order: each partition keeps its
-//! keys in their original order, and the last pass numbers in it.
+//! once), and each partition is counted in a table that stays in the cache.
+//! The numbers, counts and first places are exactly those of one table
+//! filled in order: each partition keeps its keys in their original order.
+//!
+//! No pass reads or writes per cell at scattered places, which is where
+//! the time went when the cells were looked up by their original place
+//! (a wait on memory per cell, several times over): a cell's number is the
+//! rank of its key's first cell among all first cells, found through a
+//! bitmap of the cells (one bit each, so it stays in the cache); each
+//! partition gives its cells their numbers in the moved order, from a
+//! slice of numbers as small as its table; and one last pass in the
+//! original order takes each cell's number back from its partition's next
+//! place, the reverse of the move.
 
 use crate::key_table::{hash, KeyList, KeyTable};
 
 /// At most this many bits of the hash choose a partition (4,096 partitions).
 const MOST_BITS: u32 = 12;
-
-/// Not yet numbered.
-const NONE: u32 = u32::MAX;
 
 /// The keys numbered.
 pub(super) struct Numbering {
@@ -29,6 +34,17 @@ pub(super) struct Numbering {
     pub(super) numbers: Vec<u32>,
     /// Per number: the first cell with the key.
     pub(super) first_cells: Vec<u32>,
+}
+
+/// A cell moved to its partition.
+#[derive(Clone, Copy, Default)]
+struct Moved {
+    /// Which cell it is.
+    cell: u32,
+    /// Where its key ends among the moved keys.
+    end: u32,
+    /// Its key's hash, so that counting reads nothing at the cell's place.
+    hash: u32,
 }
 
 /// Number `cells` cells, cell `c` having key `key(c)` and weighing
@@ -58,9 +74,8 @@ pub(super) fn number_in_partitions<'k>(
         byte_starts[part + 1] += byte_starts[part];
     }
 
-    // Every cell moved to its partition, in order: which cell it is, and
-    // where its key ends among the moved keys.
-    let mut moved = vec![(0u32, 0u32); cells];
+    // Every cell moved to its partition, in order, with its key's bytes.
+    let mut moved = vec![Moved::default(); cells];
     let mut moved_keys = vec![0u8; byte_starts[parts]];
     let (mut next_cell, mut next_byte) = (cell_starts.clone(), byte_starts.clone());
     for (cell, &hash) in hashes.iter().enumerate() {
@@ -69,45 +84,99 @@ pub(super) fn number_in_partitions<'k>(
         let end = next_byte[part] + bytes.len();
         moved_keys[next_byte[part]..end].copy_from_slice(bytes);
         next_byte[part] = end;
-        moved[next_cell[part]] = (cell as u32, end as u32);
+        moved[next_cell[part]] = Moved { cell: cell as u32, end: end as u32, hash };
         next_cell[part] += 1;
     }
-    drop((next_cell, next_byte));
+    drop(next_byte);
 
-    // Each partition counted alone. Per cell: its entry in its partition;
-    // per partition entry (after the partition's `base`): its count, and
-    // later its number.
-    let mut local = vec![0u32; cells];
-    let mut entries: Vec<(u32, u32)> = Vec::new();
-    let mut base = vec![0u32; parts];
+    // Each partition counted alone. Per moved cell: its entry in its
+    // partition's table; per entry (the partition's from `entry_starts`):
+    // its count and its first cell.
+    let mut entries_of = vec![0u32; cells];
+    let mut counts: Vec<u32> = Vec::new();
+    let mut first_of: Vec<u32> = Vec::new();
+    let mut entry_starts = vec![0usize; parts + 1];
     let mut table = KeyTable::default();
     for part in 0..parts {
         table.clear();
-        base[part] = entries.len() as u32;
         let mut start = byte_starts[part];
-        for &(cell, end) in &moved[cell_starts[part]..cell_starts[part + 1]] {
-            let cell = cell as usize;
-            let (entry, _) = table.count_hashed(&moved_keys[start..end as usize], hashes[cell], weight(cell));
-            local[cell] = entry;
-            start = end as usize;
+        let range = cell_starts[part]..cell_starts[part + 1];
+        for (moved, entry_of) in moved[range.clone()].iter().zip(&mut entries_of[range]) {
+            let cell = moved.cell as usize;
+            let (entry, new) = table.count_hashed(&moved_keys[start..moved.end as usize], moved.hash, weight(cell));
+            if new {
+                first_of.push(moved.cell);
+            }
+            *entry_of = entry;
+            start = moved.end as usize;
         }
-        entries.extend(table.keys().iter().map(|(_, count)| (count, NONE)));
+        counts.extend(table.keys().iter().map(|(_, count)| count));
+        entry_starts[part + 1] = counts.len();
     }
     drop((moved, moved_keys, table));
 
-    // Numbered in the original order.
+    // Each entry's number: how many entries' first cells come before its own.
+    let ranks = Ranks::of(cells, &first_of);
+    let numbers_of: Vec<u32> = first_of.iter().map(|&cell| ranks.before(cell as usize)).collect();
+    drop((ranks, first_of));
+    // Each moved cell's number, its partition's numbers at hand.
+    for part in 0..parts {
+        let numbers = &numbers_of[entry_starts[part]..entry_starts[part + 1]];
+        for entry_of in &mut entries_of[cell_starts[part]..cell_starts[part + 1]] {
+            *entry_of = numbers[*entry_of as usize];
+        }
+    }
+
+    // Back in the original order: each cell's number is the next one moved
+    // to its partition, and a number met for the first time is a new key,
+    // whose count is its partition's next entry's (entries are in the
+    // order first seen within a partition).
+    let (mut next_cell, mut next_entry) = (cell_starts, entry_starts);
     let mut keys = KeyList::default();
     let mut first_cells = Vec::new();
+    let mut numbers = Vec::with_capacity(cells);
     for (cell, &hash) in hashes.iter().enumerate() {
-        let (count, number) = &mut entries[(base[part_of(hash)] + local[cell]) as usize];
-        if *number == NONE {
-            *number = keys.len() as u32;
-            keys.push(key(cell), *count);
+        let part = part_of(hash);
+        let number = entries_of[next_cell[part]];
+        next_cell[part] += 1;
+        if number as usize == keys.len() {
+            keys.push(key(cell), counts[next_entry[part]]);
+            next_entry[part] += 1;
             first_cells.push(cell as u32);
         }
-        local[cell] = *number;
+        numbers.push(number);
     }
-    Numbering { keys, numbers: local, first_cells }
+    Numbering { keys, numbers, first_cells }
+}
+
+/// The rank of a cell among a set of cells: one bit per cell, and per
+/// word of bits how many are set before it.
+struct Ranks {
+    bits: Vec<u64>,
+    before: Vec<u32>,
+}
+
+impl Ranks {
+    /// The set `members` of the cells `0..cells`.
+    fn of(cells: usize, members: &[u32]) -> Ranks {
+        let mut bits = vec![0u64; cells.div_ceil(64)];
+        for &cell in members {
+            bits[cell as usize / 64] |= 1 << (cell % 64);
+        }
+        let mut before = Vec::with_capacity(bits.len());
+        let mut total = 0u32;
+        for word in &bits {
+            before.push(total);
+            total += word.count_ones();
+        }
+        Ranks { bits, before }
+    }
+
+    /// How many members come before `cell`.
+    fn before(&self, cell: usize) -> u32 {
+        let below = (1u64 << (cell % 64)) - 1;
+        self.before[cell / 64] + (self.bits[cell / 64] & below).count_ones()
+    }
 }
 
 /// How many bits of the hash choose a partition: the fewest that leave
