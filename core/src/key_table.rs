@@ -32,6 +32,11 @@ pub(crate) struct KeyList {
 }
 
 impl KeyList {
+    /// An empty list with room for `keys` keys of `bytes` bytes in all.
+    pub(crate) fn with_capacity(keys: usize, bytes: usize) -> KeyList {
+        KeyList { arena: Vec::with_capacity(bytes), entries: Vec::with_capacity(keys) }
+    }
+
     /// Add `key` with `value` at the end (whether it is already here is
     /// the caller's business).
     pub(crate) fn push(&mut self, key: &[u8], value: u32) {
@@ -183,7 +188,7 @@ impl KeyTable {
             }
             if (held >> 32) as u32 == hash {
                 let index = (held as u32 - 1) as usize;
-                if self.keys.bytes(&self.keys.entries[index]) == key {
+                if same_bytes(self.keys.bytes(&self.keys.entries[index]), key) {
                     return Ok(index);
                 }
             }
@@ -206,6 +211,23 @@ impl KeyTable {
     }
 }
 
+/// Whether `a` and `b` are the same bytes, compared eight at a time. (A
+/// slice's `==` calls `memcmp`, which the wasm module has as a loop over
+/// single bytes; keys here are mostly a few words long.)
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut a_words, mut b_words) = (a.chunks_exact(8), b.chunks_exact(8));
+    (&mut a_words).zip(&mut b_words).all(|(x, y)| word(x) == word(y))
+        && a_words.remainder().iter().zip(b_words.remainder()).all(|(x, y)| x == y)
+}
+
+/// Eight bytes as one word (`chunk` is eight bytes long).
+fn word(chunk: &[u8]) -> u64 {
+    u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]))
+}
+
 /// A 32-bit hash of `bytes`: eight bytes at a time, each folded in by a
 /// multiply and a shift (64-bit operations only, which wasm has natively;
 /// a 128-bit product would be a library call there), then finished with
@@ -220,7 +242,7 @@ pub(crate) fn hash(bytes: &[u8]) -> u32 {
     let mut state = SEED ^ (bytes.len() as u64).wrapping_mul(STEP);
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {
-        state = fold(state, u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        state = fold(state, word(chunk));
     }
     let remainder = chunks.remainder();
     if !remainder.is_empty() {
@@ -270,6 +292,26 @@ mod tests {
         }
         let changed: Vec<(&[u8], u32)> = keys.iter().collect();
         assert_eq!(changed, [(&b"X"[..], 5), (&b"Y"[..], 1)]);
+    }
+
+    #[test]
+    fn same_bytes_is_slice_equality_at_every_length_and_place() {
+        // Lengths across the word boundaries, each compared with itself,
+        // with one byte changed at every place (in a word or the tail),
+        // and with a key one byte shorter.
+        let base: Vec<u8> = (0..25u8).map(|n| n.wrapping_mul(37)).collect();
+        for len in 0..=base.len() {
+            let key = &base[..len];
+            assert!(same_bytes(key, key), "length {len}");
+            for at in 0..len {
+                let mut other = key.to_vec();
+                other[at] ^= 0x80;
+                assert!(!same_bytes(key, &other), "length {len}, byte {at} changed");
+            }
+            if len > 0 {
+                assert!(!same_bytes(key, &key[..len - 1]), "length {len} against {}", len - 1);
+            }
+        }
     }
 
     #[test]

@@ -95,6 +95,8 @@ pub(super) fn number_in_partitions<'k>(
     let mut entries_of = vec![0u32; cells];
     let mut counts: Vec<u32> = Vec::new();
     let mut first_of: Vec<u32> = Vec::new();
+    // The bytes of the distinct keys, so that their list is made once at its size.
+    let mut distinct_bytes = 0;
     let mut entry_starts = vec![0usize; parts + 1];
     let mut table = KeyTable::default();
     for part in 0..parts {
@@ -106,6 +108,7 @@ pub(super) fn number_in_partitions<'k>(
             let (entry, new) = table.count_hashed(&moved_keys[start..moved.end as usize], moved.hash, weight(cell));
             if new {
                 first_of.push(moved.cell);
+                distinct_bytes += moved.end as usize - start;
             }
             *entry_of = entry;
             start = moved.end as usize;
@@ -132,8 +135,8 @@ pub(super) fn number_in_partitions<'k>(
     // whose count is its partition's next entry's (entries are in the
     // order first seen within a partition).
     let (mut next_cell, mut next_entry) = (cell_starts, entry_starts);
-    let mut keys = KeyList::default();
-    let mut first_cells = Vec::new();
+    let mut keys = KeyList::with_capacity(counts.len(), distinct_bytes);
+    let mut first_cells = Vec::with_capacity(counts.len());
     let mut numbers = Vec::with_capacity(cells);
     for (cell, &hash) in hashes.iter().enumerate() {
         let part = part_of(hash);

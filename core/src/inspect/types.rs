@@ -215,12 +215,15 @@ fn may_be_iso(stripped: &str) -> bool {
 /// point and a fraction that is not all zeros (`12.50`) are no integer
 /// (Python's `int()` refuses the point, and the number is not whole).
 fn has_a_fraction(stripped: &str) -> bool {
-    let unsigned = stripped.strip_prefix(['+', '-']).unwrap_or(stripped);
-    let Some((whole, fraction)) = unsigned.split_once('.') else { return false };
-    whole.bytes().all(|b| b.is_ascii_digit())
+    // Bytes, not a `str` search: this runs for every distinct number.
+    let unsigned = stripped.as_bytes().strip_prefix(b"+").or_else(|| stripped.as_bytes().strip_prefix(b"-"));
+    let unsigned = unsigned.unwrap_or(stripped.as_bytes());
+    let Some(point) = unsigned.iter().position(|&b| b == b'.') else { return false };
+    let (whole, fraction) = (&unsigned[..point], &unsigned[point + 1..]);
+    whole.iter().all(u8::is_ascii_digit)
         && !fraction.is_empty()
-        && fraction.bytes().all(|b| b.is_ascii_digit())
-        && fraction.bytes().any(|b| b != b'0')
+        && fraction.iter().all(u8::is_ascii_digit)
+        && fraction.iter().any(|&b| b != b'0')
 }
 
 /// A boolean value written as the digit 0 or 1 (text), not as a word.
@@ -332,6 +335,9 @@ mod tests {
         }
         assert!(may_be_numeric("INF") && may_be_numeric("-Infinity") && !may_be_numeric("infinite"));
         assert!(has_a_fraction("12.50") && !has_a_fraction("12.00") && !has_a_fraction("1.25e2"));
+        // A sign is read once, a fraction needs a digit, and one point only.
+        assert!(has_a_fraction("-12.5") && has_a_fraction("+0.25") && has_a_fraction(".5"));
+        assert!(!has_a_fraction("+-1.5") && !has_a_fraction("1.") && !has_a_fraction("1.5.2") && !has_a_fraction("15"));
         // The shortcuts must let through what the parsers take, and refuse
         // what the samples above need them to refuse, or they test nothing.
         assert!(may_be_boolean("FALSE") && may_be_boolean("yeſ") && !may_be_boolean("falsey"));
