@@ -26,7 +26,7 @@
 
 use crate::coerce::{coerce, CellRef};
 use crate::contract::ColumnType;
-use crate::py::{isodate, text};
+use crate::py::{isodate, number, text};
 
 /// The typed candidates, in the lattice's order.
 pub(super) const CANDIDATES: [ColumnType; 5] =
@@ -166,7 +166,7 @@ fn taken_by(cell: CellRef<'_>) -> [bool; 5] {
     [
         may_be_boolean(stripped) && coerce(cell, ColumnType::Boolean).is_ok(),
         integer,
-        integer || (numeric && coerce(cell, ColumnType::Number).is_ok()),
+        integer || (numeric && (number::is_plain_decimal(stripped) || coerce(cell, ColumnType::Number).is_ok())),
         iso && isodate::date_fromisoformat(stripped).is_some(),
         iso && coerce(cell, ColumnType::Datetime).is_ok(),
     ]

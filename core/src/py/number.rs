@@ -40,6 +40,17 @@ pub(crate) fn parse_float(s: &str) -> Option<f64> {
 /// Python's is, so the value is the same; `None` means "not this shape", and
 /// the general path decides.
 fn parse_plain_decimal(s: &str) -> Option<f64> {
+    if !is_plain_decimal(s) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// Whether `s` is an optional sign, ASCII digits (at least one) and at
+/// most one point, and nothing else: text that [`parse_float`] always
+/// reads, since Rust's parser reads every such text, so a caller that
+/// needs only to know whether it is a number need not parse it.
+pub(crate) fn is_plain_decimal(s: &str) -> bool {
     let bytes = s.as_bytes();
     let unsigned = match bytes.first() {
         Some(b'+' | b'-') => &bytes[1..],
@@ -51,13 +62,10 @@ fn parse_plain_decimal(s: &str) -> Option<f64> {
         match b {
             b'0'..=b'9' => digits += 1,
             b'.' => points += 1,
-            _ => return None,
+            _ => return false,
         }
     }
-    if digits == 0 || points > 1 || unsigned.len() > 300 {
-        return None;
-    }
-    s.parse().ok()
+    digits > 0 && points <= 1 && unsigned.len() <= 300
 }
 
 /// Python `int(s)` (base 10) for a `str`; `None` where Python raises `ValueError`.
@@ -294,6 +302,20 @@ mod tests {
             (Some(x), Some(y)) => x.to_bits() == y.to_bits(),
             (None, None) => true,
             _ => false,
+        }
+    }
+
+    #[test]
+    fn a_plain_decimal_is_always_a_float_and_nothing_else_is_called_one() {
+        // What CPython 3.11's float() reads (its value is beside each in
+        // the tests below): every plain decimal is one; the rest are
+        // numbers only by the general path, or not numbers at all.
+        for s in ["0", "-12", "+3.25", "12.", ".5", "007.10", &"9".repeat(300)] {
+            assert!(is_plain_decimal(s), "{s}");
+            assert!(parse_float(s).is_some(), "{s}");
+        }
+        for s in ["", ".", "-", "+.", "1.2.3", "1e5", "1_000", " 1", "inf", "١٢", "--1", &"9".repeat(301)] {
+            assert!(!is_plain_decimal(s), "{s:?}");
         }
     }
 
