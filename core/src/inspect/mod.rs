@@ -136,10 +136,11 @@ fn inspect_counting(args: Value, limits: CountLimits) -> Result<Value, ToolError
     let mut pass = RowPass { cells: CellCounter::with_limits(limits), structure: Structure::new(cap) };
     let rows = rows::scan(&source, &mut columns, &mut pass)?;
     let RowPass { cells, mut structure } = pass;
-    let (cells, late) = cells.finish(columns.names.len());
+    let (cells, late, lines) = cells.finish(columns.names.len());
     structure.number_late_cells(&late);
     drop(late);
-    structure.finish(&cells);
+    structure.finish(&cells, &lines);
+    drop(lines);
     // A JSON row's value, for a distinct cell's first row.
     let value_at = |row: usize, column: usize| match &source {
         RowSource::Rows(rows) => rows.get(row)?.as_object()?.get(&columns.names[column]),

@@ -19,7 +19,7 @@
 use serde_json::Value;
 
 use super::rows::{RowAt, RowKind};
-use super::values::{DistinctCells, LateNumbers};
+use super::values::{DistinctCells, LateNumbers, RowLines};
 use crate::key_table::{KeyList, KeyTable};
 use crate::py::repr;
 use crate::source::Capped;
@@ -57,11 +57,8 @@ pub(super) struct Structure {
     pub(super) first_not_object: Option<NotObject>,
     /// Each row with cells, as its key (see [`Structure::end_row`]) and index.
     rows: KeyList,
-    /// Per row of `rows`: its CSV line, or [`NO_LINE`].
-    lines: Vec<u32>,
-    /// The row being read: its index, line and whether it has cells.
+    /// The row being read: its index and whether it has cells.
     row: usize,
-    line: Option<usize>,
     has_cells: bool,
     /// Its cells as `(column, cell number)`.
     cells: Vec<(u32, u32)>,
@@ -78,9 +75,7 @@ impl Structure {
             not_objects: 0,
             first_not_object: None,
             rows: KeyList::default(),
-            lines: Vec::new(),
             row: 0,
-            line: None,
             has_cells: false,
             cells: Vec::new(),
             key: Vec::new(),
@@ -89,7 +84,6 @@ impl Structure {
 
     pub(super) fn row(&mut self, row: &RowAt<'_>) {
         self.row = row.index;
-        self.line = row.line;
         self.cells.clear();
         self.has_cells = true;
         match row.kind {
@@ -163,7 +157,6 @@ impl Structure {
             self.key.extend_from_slice(&number.to_le_bytes());
         }
         self.rows.push(&self.key, u32::try_from(self.row).unwrap_or(u32::MAX));
-        self.lines.push(self.line.map_or(NO_LINE, |line| u32::try_from(line).unwrap_or(u32::MAX)));
     }
 
     /// How many rows were kept: every row with cells (a JSON row that is
@@ -178,9 +171,10 @@ impl Structure {
         self.rows.iter().map(move |(key, _)| Some((cell_number(key, a)?, cell_number(key, b)?)))
     }
 
-    /// Every row is read, and `cells` holds each column's distinct cells:
-    /// each row that repeats an earlier one is noted, in row order.
-    pub(super) fn finish(&mut self, cells: &[DistinctCells]) {
+    /// Every row is read, `cells` holds each column's distinct cells and
+    /// `lines` each row's line: each row that repeats an earlier one is
+    /// noted, in row order.
+    pub(super) fn finish(&mut self, cells: &[DistinctCells], lines: &RowLines) {
         // With no column at all, every row (an empty object) is a candidate.
         let filter = cells
             .iter()
@@ -194,23 +188,19 @@ impl Structure {
             })
         };
         let mut seen = KeyTable::default();
-        for (at, (key, row)) in self.rows.iter().enumerate() {
+        for (key, row) in self.rows.iter() {
             if alone(key) {
                 continue;
             }
             let first = seen.get_or_insert(key, row) as usize;
             if first != row as usize {
-                let line = (self.lines[at] != NO_LINE).then_some(self.lines[at] as usize);
-                let repeat = Repeat { row: row as usize, line, first };
+                let repeat = Repeat { row: row as usize, line: lines.line(row as usize), first };
                 self.first_repeat.get_or_insert(repeat);
                 push(&mut self.repeats, || repeat);
             }
         }
     }
 }
-
-/// No CSV line (a JSON row), as a row's line is kept.
-const NO_LINE: u32 = u32::MAX;
 
 /// A cell whose number is not known until every row is read.
 const LATE: u32 = u32::MAX;

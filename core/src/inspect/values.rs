@@ -114,6 +114,17 @@ impl Later {
     }
 }
 
+/// Each row's CSV line, by row index (kept once, here, for every list
+/// that locates a row).
+pub(super) struct RowLines(Vec<u32>);
+
+impl RowLines {
+    /// The CSV line row `row` starts on; `None` for a JSON row.
+    pub(super) fn line(&self, row: usize) -> Option<usize> {
+        self.0.get(row).filter(|&&line| line != NO_LINE).map(|&line| line as usize)
+    }
+}
+
 /// The numbers a column's cells were given after the rows were read: the
 /// cells of rows from `from_row` on, in row order.
 pub(super) struct LateNumbers {
@@ -178,18 +189,20 @@ impl CellCounter {
         Some(number)
     }
 
-    /// Every row is read: each of `columns` columns' distinct cells, and,
-    /// for a column whose cells were written down, the numbers they have.
-    pub(super) fn finish(self, columns: usize) -> (Vec<DistinctCells>, Vec<Option<LateNumbers>>) {
+    /// Every row is read: each of `columns` columns' distinct cells; for a
+    /// column whose cells were written down, the numbers they have; and
+    /// each row's line.
+    pub(super) fn finish(self, columns: usize) -> (Vec<DistinctCells>, Vec<Option<LateNumbers>>, RowLines) {
         let CellCounter { limits, columns: mut counters, lines, .. } = self;
         counters.resize_with(columns.max(counters.len()), ColumnCounter::default);
-        counters
+        let (cells, late) = counters
             .into_iter()
             .map(|counter| match counter.later {
                 None => (DistinctCells { keys: counter.table.into_keys(), first: counter.first }, None),
                 Some(later) => finish_later(counter.table, counter.first, &later, &lines, limits.partition),
             })
-            .unzip()
+            .unzip();
+        (cells, late, RowLines(lines))
     }
 }
 
@@ -305,7 +318,7 @@ mod tests {
             counter.row(None);
             numbers.push(counter.add(0, CellRef::of_json(Some(value))));
         }
-        let (columns, late) = counter.finish(1);
+        let (columns, late, _) = counter.finish(1);
         let mut late = late.into_iter().flatten().flat_map(|late| late.numbers);
         let numbers = numbers.into_iter().map(|number| number.or_else(|| late.next()).expect("a number")).collect();
         let mut seen = Vec::new();
@@ -353,7 +366,7 @@ mod tests {
                 direct.push(counter.add(1, CellRef::Text(text)));
             }
         }
-        let (columns, late) = counter.finish(3);
+        let (columns, late, _) = counter.finish(3);
         assert_eq!(direct, [Some(0), None, None, None, None]);
         let late: Vec<Option<(usize, Vec<u32>)>> =
             late.into_iter().map(|late| late.map(|late| (late.from_row, late.numbers))).collect();
