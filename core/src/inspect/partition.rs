@@ -90,8 +90,8 @@ pub(super) fn number_in_partitions<'k>(
     drop(next_byte);
 
     // Each partition counted alone. Per moved cell: its entry in its
-    // partition's table; per entry (the partition's from `entry_starts`):
-    // its count and its first cell.
+    // partition's table (and below, in its place, its number); per entry
+    // (the partition's from `entry_starts`): its count and its first cell.
     let mut entries_of = vec![0u32; cells];
     let mut counts: Vec<u32> = Vec::new();
     let mut first_of: Vec<u32> = Vec::new();
@@ -238,6 +238,14 @@ mod tests {
             assert_eq!(got.numbers, numbers, "partitions of {partition}");
             assert_eq!(got.first_cells, firsts, "partitions of {partition}");
         }
+    }
+
+    #[test]
+    fn a_rank_counts_the_members_before_a_cell_across_words() {
+        // Members at both ends of a word and in the last, partial word.
+        let ranks = Ranks::of(200, &[0, 5, 63, 64, 130, 199]);
+        let before: Vec<u32> = [0, 1, 5, 6, 63, 64, 65, 130, 131, 199].iter().map(|&cell| ranks.before(cell)).collect();
+        assert_eq!(before, [0, 1, 1, 2, 2, 3, 4, 4, 5, 5]);
     }
 
     #[test]
