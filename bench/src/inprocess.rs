@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use mcp_validation_server::cli::{DEFAULT_MAX_FUEL, DEFAULT_MAX_MEMORY_MIB, DEFAULT_TIMEOUT_SECS};
-use mcp_validation_server::sandbox::{Answer, CacheDir, Limits, Sandbox};
+use mcp_validation_server::cli::Cli;
+use mcp_validation_server::sandbox::{Answer, CacheDir, Sandbox};
 use serde::Deserialize;
 use tokio::runtime::Runtime;
 
@@ -87,11 +87,7 @@ impl Wasm {
             .enable_all()
             .build()
             .map_err(|err| format!("cannot start a tokio runtime: {err}"))?;
-        let limits = Limits {
-            max_fuel: DEFAULT_MAX_FUEL,
-            max_memory_bytes: DEFAULT_MAX_MEMORY_MIB << 20,
-            timeout: Duration::from_secs(DEFAULT_TIMEOUT_SECS),
-        };
+        let limits = Cli::default_limits()?;
         let started = Instant::now();
         let sandbox = runtime.block_on(async {
             let sandbox = Sandbox::start(limits, CacheDir::At(cache_dir.to_owned()))?;

@@ -6,13 +6,12 @@
 //!
 //! With a CSV file, its text goes beside the arguments (`mcpv_call_csv`), as
 //! a file behind `--data-root` does. Each call is a fresh instance under the
-//! limits the server would start with (`Cli::limits`: its defaults, or the
+//! limits the server would start with (`Cli::default_limits`: its defaults, or the
 //! `MCP_VALIDATION_*` variables). Prints each call's time, fuel and peak linear
 //! memory on stderr; the result of the last call on stdout.
 
 use std::time::Instant;
 
-use clap::Parser;
 use mcp_validation_server::bounded::StopFlag;
 use mcp_validation_server::cli::Cli;
 use mcp_validation_server::sandbox::{Answer, CacheDir, CallInput, Sandbox};
@@ -26,7 +25,7 @@ fn main() {
     let args_json = std::fs::read(arguments).expect("read the arguments");
     let csv = rest.first().map(|path| std::fs::read_to_string(path).expect("read the CSV"));
     let repeat: usize = rest.get(1).map_or(1, |n| n.parse().expect("REPEAT is a number"));
-    let limits = Cli::try_parse_from(["mcp-validation-server"]).expect("the server's defaults").limits();
+    let limits = Cli::default_limits().expect("the server's defaults");
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
     let module = runtime.block_on(async {
         let sandbox = Sandbox::start(limits, CacheDir::Default).expect("start the sandbox");

@@ -296,6 +296,14 @@ pub enum Transport {
 }
 
 impl Cli {
+    /// The per-call sandbox limits of a server started with no flags (its
+    /// `MCP_VALIDATION_*` environment still applies), for tools that run
+    /// the sandbox as the server would: the benchmark's in-process runs and
+    /// `examples/call_wasm.rs`.
+    pub fn default_limits() -> Result<Limits, String> {
+        Cli::try_parse_from(["mcp-validation-server"]).map(|cli| cli.limits()).map_err(|err| err.to_string())
+    }
+
     /// The per-call sandbox limits these flags describe.
     pub fn limits(&self) -> Limits {
         Limits {
@@ -371,6 +379,7 @@ mod tests {
         assert_eq!(limits.max_fuel, DEFAULT_MAX_FUEL);
         assert_eq!(limits.max_memory_bytes, DEFAULT_MAX_MEMORY_MIB << 20);
         assert_eq!(limits.timeout, Duration::from_secs(DEFAULT_TIMEOUT_SECS));
+        assert_eq!(Cli::default_limits(), Ok(limits));
     }
 
     #[test]
