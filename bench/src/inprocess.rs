@@ -87,10 +87,10 @@ impl Wasm {
             .enable_all()
             .build()
             .map_err(|err| format!("cannot start a tokio runtime: {err}"))?;
-        let limits = Cli::default_limits()?;
+        let cli = Cli::no_flags()?;
         let started = Instant::now();
         let sandbox = runtime.block_on(async {
-            let sandbox = Sandbox::start(limits, CacheDir::At(cache_dir.to_owned()))?;
+            let sandbox = Sandbox::start(cli.limits(), cli.max_concurrent_calls, CacheDir::At(cache_dir.to_owned()))?;
             sandbox.ready().await.map_err(|err| err.to_string())?;
             Ok::<_, String>(sandbox)
         })?;

@@ -2,13 +2,15 @@
 //! for profiling the module beside the native core (`core/examples/call_file.rs`):
 //!
 //!     cargo run --release -p mcp-validation-server --example call_wasm -- \
-//!         inspect_dataset args.json [data.csv] [repeat]
+//!         inspect_dataset args.json [data.csv|-] [repeat]
 //!
-//! With a CSV file, its text goes beside the arguments (`mcpv_call_csv`), as
-//! a file behind `--data-root` does. Each call is a fresh instance under the
-//! limits the server would start with (`Cli::default_limits`: its defaults, or the
-//! `MCP_VALIDATION_*` variables). Prints each call's time, fuel and peak linear
-//! memory on stderr; the result of the last call on stdout.
+//! With a CSV file, its text goes beside the arguments (`mcpv_call_csv`),
+//! as a file behind `--data-root` does; `-` for none, to repeat a call of
+//! inline arguments. Each call is a fresh instance under the limits and
+//! instance slots the server would start with (`Cli::no_flags`: its
+//! defaults, or the `MCP_VALIDATION_*` variables). Prints each call's time,
+//! fuel and peak linear memory on stderr; the result of the last call on
+//! stdout.
 
 use std::time::Instant;
 
@@ -19,16 +21,17 @@ use mcp_validation_server::sandbox::{Answer, CacheDir, CallInput, Sandbox};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [tool, arguments, rest @ ..] = args.as_slice() else {
-        eprintln!("usage: call_wasm TOOL ARGS.json [DATA.csv] [REPEAT]");
+        eprintln!("usage: call_wasm TOOL ARGS.json [DATA.csv|-] [REPEAT]");
         std::process::exit(2);
     };
     let args_json = std::fs::read(arguments).expect("read the arguments");
-    let csv = rest.first().map(|path| std::fs::read_to_string(path).expect("read the CSV"));
+    let csv = rest.first().filter(|path| *path != "-").map(|path| std::fs::read_to_string(path).expect("read the CSV"));
     let repeat: usize = rest.get(1).map_or(1, |n| n.parse().expect("REPEAT is a number"));
-    let limits = Cli::default_limits().expect("the server's defaults");
+    let cli = Cli::no_flags().expect("the server's defaults");
+    let limits = cli.limits();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
     let module = runtime.block_on(async {
-        let sandbox = Sandbox::start(limits, CacheDir::Default).expect("start the sandbox");
+        let sandbox = Sandbox::start(limits, cli.max_concurrent_calls, CacheDir::Default).expect("start the sandbox");
         sandbox.module().await.expect("prepare the module")
     });
     let mut last = String::new();
@@ -43,7 +46,7 @@ fn main() {
             other => format!("{other:?}"),
         };
         eprintln!(
-            "{tool}: {:.1} ms, fuel {}, peak linear memory {:.1} MiB, {} bytes out",
+            "{tool}: {:.3} ms, fuel {}, peak linear memory {:.1} MiB, {} bytes out",
             elapsed.as_secs_f64() * 1e3,
             outcome.fuel_used,
             outcome.peak_memory_bytes as f64 / f64::from(1u32 << 20),

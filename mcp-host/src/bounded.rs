@@ -29,7 +29,7 @@ impl StopFlag {
         self.0.load(Ordering::Relaxed)
     }
 
-    fn set(&self) {
+    pub(crate) fn set(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
 }

@@ -296,12 +296,12 @@ pub enum Transport {
 }
 
 impl Cli {
-    /// The per-call sandbox limits of a server started with no flags (its
+    /// The settings of a server started with no flags (its
     /// `MCP_VALIDATION_*` environment still applies), for tools that run
-    /// the sandbox as the server would: the benchmark's in-process runs and
-    /// `examples/call_wasm.rs`.
-    pub fn default_limits() -> Result<Limits, String> {
-        Cli::try_parse_from(["mcp-validation-server"]).map(|cli| cli.limits()).map_err(|err| err.to_string())
+    /// the sandbox as the server would, with its limits and its calls at
+    /// once: the benchmark's in-process runs and `examples/call_wasm.rs`.
+    pub fn no_flags() -> Result<Cli, String> {
+        Cli::try_parse_from(["mcp-validation-server"]).map_err(|err| err.to_string())
     }
 
     /// The per-call sandbox limits these flags describe.
@@ -379,7 +379,7 @@ mod tests {
         assert_eq!(limits.max_fuel, DEFAULT_MAX_FUEL);
         assert_eq!(limits.max_memory_bytes, DEFAULT_MAX_MEMORY_MIB << 20);
         assert_eq!(limits.timeout, Duration::from_secs(DEFAULT_TIMEOUT_SECS));
-        assert_eq!(Cli::default_limits(), Ok(limits));
+        assert_eq!(Cli::no_flags().map(|cli| cli.limits()), Ok(limits));
     }
 
     #[test]

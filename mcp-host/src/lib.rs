@@ -51,8 +51,9 @@ pub async fn run(cli: Cli) -> io::Result<()> {
     // A bad --data-root is refused before the module is prepared.
     let settings = cli.call_settings().map_err(io::Error::other)?;
     let budget = cli.budget().map_err(io::Error::other)?;
-    let sandbox =
-        Sandbox::start(cli.limits(), cache_dir).map_err(io::Error::other)?.with_memory_pool(budget.memory().clone());
+    let sandbox = Sandbox::start(cli.limits(), cli.max_concurrent_calls, cache_dir)
+        .map_err(io::Error::other)?
+        .with_memory_pool(budget.memory().clone());
     let server = ValidationServer::new(sandbox, settings, budget.clone());
     match cli.transport {
         Transport::Stdio => transport::stdio::serve(server, cli.max_message_bytes()).await,

@@ -194,7 +194,15 @@ mod tests {
     use super::*;
 
     fn engine() -> Engine {
-        super::super::engine::new_engine().unwrap()
+        super::super::engine::new_engine(1).unwrap()
+    }
+
+    #[test]
+    fn the_number_of_instance_slots_leaves_the_cache_key_alone() {
+        // Else a server started with another --max-concurrent-calls would
+        // compile the module again instead of loading it.
+        let name = |slots| file_name(&super::super::engine::new_engine(slots).unwrap(), "m");
+        assert_eq!(name(1), name(64));
     }
 
     const WAT_MODULE: &[u8] = b"\0asm\x01\0\0\0";

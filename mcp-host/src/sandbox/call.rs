@@ -9,13 +9,13 @@
 
 use std::time::{Duration, Instant};
 
-use wasmtime::{InstancePre, Memory, Store, Trap, TypedFunc, UpdateDeadline};
+use wasmtime::{InstancePre, Memory, PoolConcurrencyLimitError, Store, Trap, TypedFunc, UpdateDeadline};
 
 use super::answer::{split_files, STATUS_OK, STATUS_OK_WITH_FILES};
 use super::limits::{Limits, MemoryCap, SandboxError};
-use super::CallInput;
+use super::{CallInput, Module};
 use crate::bounded::StopFlag;
-use crate::budget::MemoryPool;
+use crate::budget::Busy;
 use crate::output_files::{ExportPlan, OutputError};
 
 /// Everything one call's `Store` carries.
@@ -60,20 +60,20 @@ pub(crate) struct RawOutcome {
     pub(crate) not_written: Option<OutputError>,
 }
 
-/// Run `tool` on `input` in a new instance from `pre`, until `deadline`.
+/// Run `tool` on `input` in a new instance of `module`, under its limits, until `deadline`.
 ///
 /// `stop` is polled once per epoch tick; setting it stops the call.
 /// Each part of `input` is released as soon as it is in the module's
 /// memory, so a large call does not hold two copies of its data while it runs.
 pub(crate) fn run(
-    pre: &InstancePre<CallState>,
-    limits: Limits,
-    pool: &MemoryPool,
+    module: &Module,
     deadline: Instant,
     stop: StopFlag,
     tool: &[u8],
     input: CallInput,
 ) -> Result<RawOutcome, SandboxError> {
+    let Module { pre, limits, calls_at_once, pool } = module;
+    let (limits, calls_at_once) = (*limits, *calls_at_once);
     let started = Instant::now();
     let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes, pool), deadline, stop };
     let mut store = Store::new(pre.module().engine(), state);
@@ -110,15 +110,20 @@ pub(crate) fn run(
         Err(err) => Err(match memory.busy {
             // A growth the pool refused explains whatever failure followed it.
             Some(busy) => SandboxError::Busy(busy),
-            None => classify(&err, memory.denied, limits),
+            None => classify(&err, memory.denied, limits, calls_at_once),
         }),
     }
 }
 
 /// The failures a call can meet, from most to least specific.
-fn classify(err: &AbiError, memory_denied: bool, limits: Limits) -> SandboxError {
+fn classify(err: &AbiError, memory_denied: bool, limits: Limits, calls_at_once: usize) -> SandboxError {
     match err {
         AbiError::Wasm(err) => {
+            // Every instance slot taken: more calls at once than the sandbox
+            // was started for (the server's budget lets no more in).
+            if err.downcast_ref::<PoolConcurrencyLimitError>().is_some() {
+                return SandboxError::Busy(Busy::Calls { limit: calls_at_once });
+            }
             if let Some(interrupted) = err.downcast_ref::<Interrupted>() {
                 return match interrupted {
                     Interrupted::Deadline => SandboxError::Timeout { limit: limits.timeout },
@@ -239,9 +244,9 @@ fn call_abi(
 /// with transparent huge pages, where the system leaves that to the program
 /// (`/sys/kernel/mm/transparent_hugepage/enabled` set to `madvise`).
 ///
-/// Every call's memory is fresh, so every page it uses faults once; a large
-/// call (a 40 MB CSV, 100,000 JSON rows) touches tens of thousands of 4 KiB
-/// pages, a few dozen 2 MiB ones. The memory the instance starts with is
+/// Past the start its slot keeps resident (`engine.rs`), every page a call
+/// uses faults once; a large call (a 40 MB CSV, 100,000 JSON rows) touches
+/// tens of thousands of 4 KiB pages, a few dozen 2 MiB ones. The memory the instance starts with is
 /// left alone: a small call then pays nothing more. Advice only: whatever the
 /// kernel answers, the call runs the same.
 fn advise_huge_pages(store: &Store<CallState>, memory: &Memory) {

@@ -1,21 +1,54 @@
 //! The one wasmtime `Engine` and its epoch clock.
 //!
-//! Configuration is fixed: the compiled-module cache is only valid for the
-//! exact configuration that produced it, so nothing here depends on a flag.
-//! Limits that vary (fuel, memory, deadline) are per-`Store` settings instead.
+//! The compiled-module cache is only valid for the exact compilation
+//! settings that produced it, so none of those depends on a flag. The one
+//! setting that does, how many instances the pool holds (one per call that
+//! may run at once), is not a compilation setting: it leaves the cache key
+//! as it is (tested in `cache.rs`). Limits that vary per call (fuel, memory,
+//! deadline) are per-`Store` settings instead.
+//!
+//! Instances come from wasmtime's pooling allocator: one slot per call that
+//! may run at once, its address space reserved when the engine is made. A
+//! call still gets a fresh instance with zeroed memory (the slot is reset
+//! when the previous instance is dropped); what it no longer pays for is
+//! mapping a memory and a table, and, for the first [`MEMORY_KEPT_RESIDENT`]
+//! bytes, a page fault per page: those pages stay mapped and are zeroed by
+//! `memset` instead of being handed back to the kernel. A small call spends
+//! most of its time there otherwise.
 
 use std::thread;
 use std::time::Duration;
 
-use wasmtime::{Config, Engine, OptLevel};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig};
 
 /// How often the epoch advances. A deadline or a cancellation is noticed
 /// within one tick of it happening; 10 ms keeps that prompt at a cost too
 /// small to measure (one atomic increment per tick).
 pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
-/// Build the engine every call runs on.
-pub(crate) fn new_engine() -> wasmtime::Result<Engine> {
+/// How much of each slot's linear memory stays mapped between calls: the
+/// module's initial memory (1.5 MiB) and a small call's growth past it.
+/// At most this much per slot is resident while the server is idle.
+const MEMORY_KEPT_RESIDENT: usize = 2 << 20;
+
+/// The same for each slot's tables (the module's two have under 2,000
+/// entries of 8 bytes).
+const TABLE_KEPT_RESIDENT: usize = 64 << 10;
+
+/// Entries a slot's table may have. The module's largest table has 732; a
+/// module with more fails to prepare, loudly, in every test.
+const TABLE_ELEMENTS: usize = 1 << 14;
+
+/// Memories a call takes from the pool (see [`instance_pool`]).
+const MEMORIES_PER_CALL: u32 = 2;
+
+/// Tables a module may define: wasm-bindgen's output has two (functions
+/// and its `externref` table).
+const TABLES_PER_MODULE: u32 = 2;
+
+/// Build the engine every call runs on, with a slot for each of
+/// `calls_at_once` calls (at least one).
+pub(crate) fn new_engine(calls_at_once: usize) -> wasmtime::Result<Engine> {
     let mut config = Config::new();
     // wasm-bindgen 0.2.130 output declares reference-typed tables and globals
     // with the typed-reference encodings, which wasmtime validates only with
@@ -27,7 +60,29 @@ pub(crate) fn new_engine() -> wasmtime::Result<Engine> {
     // Wall-clock deadline and cancellation, checked once per epoch tick.
     config.epoch_interruption(true);
     config.cranelift_opt_level(OptLevel::Speed);
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(instance_pool(calls_at_once)));
     Engine::new(&config)
+}
+
+/// The pool of instance slots: per call at once, one instance, its two
+/// tables and two memories (its linear memory, and the GC heap wasmtime
+/// gives each store once `wasm_gc` is on, which comes from the same pool:
+/// with one memory per call, no call can start). Each memory slot keeps
+/// wasmtime's default reservation (4 GiB of address space, the whole 32-bit
+/// range, so no access needs a bounds check); the per-call memory cap is
+/// the `Store`'s limiter.
+fn instance_pool(calls_at_once: usize) -> PoolingAllocationConfig {
+    let slots = u32::try_from(calls_at_once.max(1)).unwrap_or(u32::MAX);
+    let mut pool = PoolingAllocationConfig::new();
+    pool.total_core_instances(slots)
+        .total_memories(slots.saturating_mul(MEMORIES_PER_CALL))
+        .total_tables(slots.saturating_mul(TABLES_PER_MODULE))
+        .max_tables_per_module(TABLES_PER_MODULE)
+        .table_elements(TABLE_ELEMENTS)
+        .total_gc_heaps(slots)
+        .linear_memory_keep_resident(MEMORY_KEPT_RESIDENT)
+        .table_keep_resident(TABLE_KEPT_RESIDENT);
+    pool
 }
 
 /// Advance `engine`'s epoch every [`EPOCH_TICK`] for the life of the process.

@@ -44,6 +44,8 @@ type Prepared = Result<Arc<InstancePre<CallState>>, String>;
 #[derive(Clone)]
 pub struct Sandbox {
     limits: Limits,
+    /// How many calls may run at once: the engine has an instance slot for each.
+    calls_at_once: usize,
     pool: MemoryPool,
     ready: watch::Receiver<Option<Prepared>>,
 }
@@ -78,8 +80,13 @@ impl Sandbox {
     /// Returns at once: preparing (loading the cached native code, or
     /// compiling on a cache miss) runs on its own thread, so the server can
     /// answer `initialize` and `tools/list` meanwhile. Calls wait for it.
-    pub fn start(limits: Limits, cache_dir: CacheDir) -> Result<Sandbox, String> {
-        let engine = engine::new_engine().map_err(|err| format!("cannot configure wasmtime: {err}"))?;
+    ///
+    /// `calls_at_once` is how many calls may run at once (the server's
+    /// `--max-concurrent-calls`, which its budget enforces first): the engine
+    /// keeps an instance slot for each, and a call beyond them is answered
+    /// [`Busy::Calls`](crate::budget::Busy::Calls).
+    pub fn start(limits: Limits, calls_at_once: usize, cache_dir: CacheDir) -> Result<Sandbox, String> {
+        let engine = engine::new_engine(calls_at_once).map_err(|err| format!("cannot configure wasmtime: {err}"))?;
         engine::start_epoch_clock(&engine).map_err(|err| format!("cannot start the epoch clock: {err}"))?;
         let (sender, ready) = watch::channel(None);
         let dir = match cache_dir {
@@ -97,7 +104,7 @@ impl Sandbox {
                 sender.send_replace(Some(prepared));
             })
             .map_err(|err| format!("cannot start the module preparation thread: {err}"))?;
-        Ok(Sandbox { limits, pool: MemoryPool::unlimited(), ready })
+        Ok(Sandbox { limits, calls_at_once: calls_at_once.max(1), pool: MemoryPool::unlimited(), ready })
     }
 
     /// Take every call's linear memory from `pool`, shared with whatever
@@ -121,7 +128,12 @@ impl Sandbox {
             .await
             .map_err(|_| SandboxError::Unavailable("the preparation thread ended without a module".into()))?;
         match prepared.as_ref() {
-            Some(Ok(pre)) => Ok(Module { pre: Arc::clone(pre), limits: self.limits, pool: self.pool.clone() }),
+            Some(Ok(pre)) => Ok(Module {
+                pre: Arc::clone(pre),
+                limits: self.limits,
+                calls_at_once: self.calls_at_once,
+                pool: self.pool.clone(),
+            }),
             Some(Err(why)) => Err(SandboxError::Unavailable(why.clone())),
             // wait_for returns only once the value is Some.
             None => Err(SandboxError::Unavailable("the module was not prepared".into())),
@@ -184,6 +196,8 @@ impl From<Vec<u8>> for CallInput {
 pub struct Module {
     pre: Arc<InstancePre<CallState>>,
     limits: Limits,
+    /// The engine's instance slots: calls that may run at once.
+    calls_at_once: usize,
     pool: MemoryPool,
 }
 
@@ -198,7 +212,7 @@ impl Module {
         deadline: Instant,
         stop: &StopFlag,
     ) -> Result<Outcome, SandboxError> {
-        let raw = call::run(&self.pre, self.limits, &self.pool, deadline, stop.clone(), tool.as_bytes(), input.into())?;
+        let raw = call::run(self, deadline, stop.clone(), tool.as_bytes(), input.into())?;
         let answer = match raw.not_written {
             Some(err) => Answer::NotWritten(err),
             None => Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?,
@@ -234,6 +248,7 @@ fn prepare(engine: &wasmtime::Engine, cache_dir: Option<&Path>) -> Prepared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::budget::Busy;
     use serde_json::json;
 
     fn limits() -> Limits {
@@ -244,7 +259,7 @@ mod tests {
     fn every_import_of_the_module_is_a_function_of_the_js_glue() {
         // So `define_unknown_imports_as_traps` leaves the module nothing to
         // call: no WASI, no host function, no imported memory or table.
-        let engine = engine::new_engine().unwrap();
+        let engine = engine::new_engine(1).unwrap();
         let module = wasmtime::Module::new(&engine, crate::module::BYTES).unwrap();
         let imports: Vec<_> = module.imports().collect();
         assert!(!imports.is_empty());
@@ -261,7 +276,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_call_runs_and_reports_its_cost() {
-        let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
+        let sandbox = Sandbox::start(limits(), 2, CacheDir::Disabled).unwrap();
         let args = json!({"rows": [{"k": "a"}, {"k": "A "}], "key": "k"}).to_string().into_bytes();
         let outcome = sandbox.call("count_distinct", args, std::future::pending()).await.unwrap();
         let Answer::Result(text) = outcome.answer else { panic!("expected a result") };
@@ -274,7 +289,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_cancelled_call_stops_with_cancelled() {
-        let sandbox = Sandbox::start(Limits { max_fuel: u64::MAX, ..limits() }, CacheDir::Disabled).unwrap();
+        let sandbox = Sandbox::start(Limits { max_fuel: u64::MAX, ..limits() }, 2, CacheDir::Disabled).unwrap();
         sandbox.ready().await.unwrap();
         // A call no filter shortens: the host tests' slow call.
         let args = conformance_support::dedupe_inputs::slow_arguments(2000).to_string();
@@ -286,8 +301,48 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread")]
+    async fn a_call_beyond_the_instance_slots_is_busy_and_the_slot_serves_again() {
+        let sandbox = Sandbox::start(Limits { max_fuel: u64::MAX, ..limits() }, 1, CacheDir::Disabled).unwrap();
+        let module = sandbox.module().await.unwrap();
+        let later = || Instant::now() + Duration::from_secs(60);
+        let stop = StopFlag::default();
+        let start_slow = || {
+            let (module, stop) = (module.clone(), stop.clone());
+            let args = conformance_support::dedupe_inputs::slow_arguments(2000).to_string().into_bytes();
+            std::thread::spawn(move || module.call("duplicate_report", args, later(), &stop))
+        };
+        // Two calls racing for the one slot may both be refused (each holds
+        // a part of it for a moment), so a refusal counts only while the
+        // slow call goes on running: then it holds the slot.
+        let mut slow = start_slow();
+        let started = Instant::now();
+        let refused = loop {
+            assert!(started.elapsed() < Duration::from_secs(30), "the slow call never held the slot");
+            std::thread::sleep(Duration::from_millis(50));
+            if slow.is_finished() {
+                assert_eq!(slow.join().unwrap().unwrap_err(), SandboxError::Busy(Busy::Calls { limit: 1 }));
+                slow = start_slow();
+                continue;
+            }
+            if let Err(err) = module.call("nope", b"{}".to_vec(), later(), &StopFlag::never()) {
+                std::thread::sleep(Duration::from_millis(50));
+                if !slow.is_finished() {
+                    break err;
+                }
+            }
+        };
+        assert_eq!(refused, SandboxError::Busy(Busy::Calls { limit: 1 }));
+        stop.set();
+        assert_eq!(slow.join().unwrap().unwrap_err(), SandboxError::Cancelled);
+        // The slot is free again, and the call in it starts afresh.
+        let outcome = module.call("nope", b"{}".to_vec(), later(), &StopFlag::never()).unwrap();
+        let Answer::ArgumentError(err) = outcome.answer else { panic!("expected an argument error") };
+        assert_eq!(err.code, "unknown_tool");
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
     async fn an_unknown_tool_is_the_cores_argument_error() {
-        let sandbox = Sandbox::start(limits(), CacheDir::Disabled).unwrap();
+        let sandbox = Sandbox::start(limits(), 2, CacheDir::Disabled).unwrap();
         let outcome = sandbox.call("nope", b"{}".to_vec(), std::future::pending()).await.unwrap();
         let Answer::ArgumentError(err) = outcome.answer else { panic!("expected an argument error") };
         assert_eq!(err.code, "unknown_tool");
