@@ -246,9 +246,9 @@ fn call_abi(
 ///
 /// Past the start its slot keeps resident (`engine.rs`), every page a call
 /// uses faults once; a large call (a 40 MB CSV, 100,000 JSON rows) touches
-/// tens of thousands of 4 KiB pages, a few dozen 2 MiB ones. The memory the instance starts with is
-/// left alone: a small call then pays nothing more. Advice only: whatever the
-/// kernel answers, the call runs the same.
+/// tens of thousands of 4 KiB pages, a few dozen 2 MiB ones. The memory the
+/// instance starts with is left alone: a small call then pays nothing more.
+/// Advice only: whatever the kernel answers, the call runs the same.
 fn advise_huge_pages(store: &Store<CallState>, memory: &Memory) {
     #[cfg(target_os = "linux")]
     {
