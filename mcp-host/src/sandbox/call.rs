@@ -25,6 +25,16 @@ pub(crate) struct CallState {
     stop: StopFlag,
 }
 
+#[cfg(test)]
+impl CallState {
+    /// The state of a call with no deadline to speak of, for tests that
+    /// instantiate the module themselves.
+    pub(crate) fn for_test(max_memory_bytes: u64, pool: &super::MemoryPool) -> CallState {
+        let deadline = Instant::now() + std::time::Duration::from_secs(3600);
+        CallState { memory: MemoryCap::new(max_memory_bytes, pool), deadline, stop: StopFlag::never() }
+    }
+}
+
 /// Why the epoch callback stopped the call.
 #[derive(Debug)]
 enum Interrupted {

@@ -341,6 +341,39 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread")]
+    async fn a_slot_is_handed_to_the_next_instance_exactly_as_the_module_starts_it() {
+        // One slot, so every instance below reuses the same memory. Each
+        // writes over all of it (the stack below the data, the data image,
+        // the heap, and pages it grows into, inside and beyond the part the
+        // slot keeps resident): the next must still start from the module's
+        // own initial memory, byte for byte, at its initial size. This is the
+        // promise that nothing survives a call, whichever way wasmtime resets
+        // the slot (a page-table scan for written pages, or memset).
+        let sandbox = Sandbox::start(limits(), 1, CacheDir::Disabled).unwrap();
+        let module = sandbox.module().await.unwrap();
+        let engine = module.pre.module().engine().clone();
+        let instance_memory = |scribble: bool| {
+            let mut store = wasmtime::Store::new(&engine, call::CallState::for_test(256 << 20, &module.pool));
+            let instance = module.pre.instantiate(&mut store).unwrap();
+            let memory = instance.get_memory(&mut store, "memory").unwrap();
+            let initial = memory.data(&store).to_vec();
+            if scribble {
+                memory.grow(&mut store, 64).unwrap(); // 4 MiB more
+                memory.data_mut(&mut store).fill(0xA5);
+            }
+            initial
+        };
+        let pristine = instance_memory(true);
+        assert!(pristine.iter().any(|byte| *byte != 0), "the module's memory has a data image");
+        for round in 0..3 {
+            let next = instance_memory(true);
+            assert_eq!(next.len(), pristine.len(), "round {round}: the memory is back at its initial size");
+            let first_difference = next.iter().zip(&pristine).position(|(a, b)| a != b);
+            assert_eq!(first_difference, None, "round {round}: a byte of the last instance survived");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
     async fn an_unknown_tool_is_the_cores_argument_error() {
         let sandbox = Sandbox::start(limits(), 2, CacheDir::Disabled).unwrap();
         let outcome = sandbox.call("nope", b"{}".to_vec(), std::future::pending()).await.unwrap();
