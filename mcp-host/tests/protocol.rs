@@ -281,6 +281,73 @@ fn stdout_carries_only_protocol_and_logs_go_to_stderr() {
 }
 
 #[test]
+fn stdin_and_stdout_that_are_files_are_served_too() {
+    // An MCP host gives the server pipes, which it reads and writes on the
+    // runtime's own threads; a file (or a terminal) cannot be waited on and
+    // takes tokio's blocking streams instead. Both must speak the protocol.
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!("mcpv-stdio-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": {"name": "count_distinct", "arguments": small_call_arguments()}});
+    let read_replies = |path: &Path| -> Vec<Value> {
+        // Whole lines only: the server may be writing the next one.
+        let text = std::fs::read_to_string(path).unwrap();
+        let whole = &text[..text.rfind('\n').map_or(0, |end| end + 1)];
+        whole.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    };
+
+    // stdin a file: read to its end (the session ends there), answered on a pipe.
+    let input = dir.join("in.jsonl");
+    std::fs::write(&input, format!("{initialize}\n{initialized}\n")).unwrap();
+    let out =
+        Command::new(binary()).stdin(std::fs::File::open(&input).unwrap()).stderr(Stdio::null()).output().unwrap();
+    assert!(out.status.success(), "{}", out.status);
+    let reply: Value = serde_json::from_slice(&out.stdout).unwrap();
+    check_initialize_result(&reply["result"], "2025-06-18");
+
+    // stdout a file: a call answered into it.
+    let output = dir.join("out.jsonl");
+    let mut child = Command::new(binary())
+        .stdin(Stdio::piped())
+        .stdout(std::fs::File::create(&output).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "{initialize}\n{initialized}\n{call}\n").unwrap();
+    let waited = std::time::Instant::now();
+    while read_replies(&output).len() < 2 && waited.elapsed() < common::DEFAULT_WAIT {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let replies = read_replies(&output);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    check_initialize_result(&replies[0]["result"], "2025-06-18");
+    assert_eq!(replies[1]["id"], json!(1));
+    assert_small_call_ok(&replies[1]["result"]);
+}
+
+#[test]
+fn a_large_reply_and_a_small_one_both_arrive_whole_over_pipes() {
+    // Replies up to 64 KiB are written out on the protocol's thread, larger
+    // ones serialised on the blocking pool first: both arrive as one line.
+    let mut server = StdioServer::initialized(&[], &[]);
+    let rows: Vec<Value> = (0..5_000).map(|i| json!({"id": format!("C-{i}")})).collect();
+    let arguments = json!({"rows": rows, "columns": [{"name": "id", "required": true}], "max_listed": 1_000_000});
+    let large = server.call_tool("validate_rows", arguments);
+    assert_eq!(large["structuredContent"]["accepted"].as_array().map(Vec::len), Some(5_000));
+    assert!(text_of(&large).len() > 64 << 10, "the reply is over the inline size");
+    assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
+}
+
+#[test]
 fn garbage_before_initialize_does_not_stop_the_server() {
     let mut server = StdioServer::start(&[], &[]);
     server.send_raw(b"\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");

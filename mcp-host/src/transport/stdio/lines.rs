@@ -56,7 +56,13 @@ pub(super) async fn read_messages<R: AsyncRead + Unpin>(
             out.reply_error(sniffer.id(), too_large(size - usize::from(newline.is_some()), max_message_bytes)).await;
         } else if !line.is_empty() {
             let text = std::mem::take(&mut line);
-            match tokio::task::spawn_blocking(move || decode(&text)).await {
+            // A large message takes a while to parse: not on a protocol worker.
+            let decoded = if text.len() <= super::INLINE_BYTES {
+                Ok(decode(&text))
+            } else {
+                tokio::task::spawn_blocking(move || decode(&text)).await
+            };
+            match decoded {
                 Ok(Decoded::Message(message)) => {
                     if let Some((id, error)) = out.in_flight.admit(&message) {
                         out.reply_error(Some(id), error).await;

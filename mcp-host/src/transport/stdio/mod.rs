@@ -28,13 +28,15 @@
 
 mod decode;
 mod lines;
+mod pipes;
 
 use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, ErrorData, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ClientNotification, ContentBlock, ErrorData, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+    ServerResult,
 };
 use rmcp::transport::Transport;
 use rmcp::RoleServer;
@@ -45,7 +47,7 @@ use crate::server::ValidationServer;
 
 /// Serve MCP on this process's stdin and stdout until stdin closes.
 pub async fn serve(server: ValidationServer, max_message_bytes: usize) -> io::Result<()> {
-    serve_io(server, tokio::io::stdin(), tokio::io::stdout(), max_message_bytes).await
+    serve_io(server, pipes::stdin(), pipes::stdout(), max_message_bytes).await
 }
 
 /// Serve MCP on any byte streams (stdio in production, pipes in tests).
@@ -88,15 +90,17 @@ struct Output {
 impl Output {
     async fn send(&self, message: ServerJsonRpcMessage) -> io::Result<()> {
         self.in_flight.answered(&message);
-        // A large result takes a while to serialise: not on a protocol worker.
-        let line = tokio::task::spawn_blocking(move || {
+        let small = is_small(&message);
+        let to_line = move || {
             let mut line = serde_json::to_vec(&message)?;
             line.push(b'\n');
             Ok::<_, serde_json::Error>(line)
-        })
-        .await
-        .map_err(io::Error::other)?
-        .map_err(io::Error::other)?;
+        };
+        // A large result takes a while to serialise: not on a protocol
+        // worker. A small one takes less than the hop to another thread.
+        let line =
+            if small { to_line() } else { tokio::task::spawn_blocking(to_line).await.map_err(io::Error::other)? }
+                .map_err(io::Error::other)?;
         self.write_line(&line).await
     }
 
@@ -117,6 +121,27 @@ impl Output {
             tracing::error!("cannot write to stdout: {err}");
         }
     }
+}
+
+/// Text (a message line, a reply's text) up to this many bytes is handled on
+/// the protocol's own thread: serialising or parsing it takes a few
+/// microseconds, less than handing it to a thread of the blocking pool and
+/// back.
+const INLINE_BYTES: usize = 64 << 10;
+
+/// Whether a reply is small enough to serialise on the protocol's thread. A
+/// tool result's size is that of its text copy (the same JSON indented, so
+/// at least as long as its `structuredContent`); every other reply this
+/// server sends is small (the largest, `tools/list`, is about 50 KiB).
+fn is_small(message: &ServerJsonRpcMessage) -> bool {
+    let JsonRpcMessage::Response(response) = message else { return true };
+    let ServerResult::CallToolResult(result) = &response.result else { return true };
+    let mut text_bytes = 0;
+    for block in &result.content {
+        let ContentBlock::Text(text) = block else { return false };
+        text_bytes += text.text.len();
+    }
+    text_bytes <= INLINE_BYTES
 }
 
 /// The ids of requests passed to the session and not yet answered. A second
