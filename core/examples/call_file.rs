@@ -1,7 +1,7 @@
 //! Run one check natively on arguments read from a file, for profiling:
 //!
 //!     cargo run --release -p mcp-validation-core --example call_file -- \
-//!         validate_rows args.json [data.csv] [repeat]
+//!         validate_rows args.json [data.csv | -] [repeat]
 //!
 //! With a CSV file, its text is added to the arguments as `csv`. Prints the
 //! time of each call and the result's size on stderr; the result of the last
@@ -17,7 +17,7 @@ fn main() {
     };
     let mut object: serde_json::Value =
         serde_json::from_slice(&std::fs::read(arguments).expect("read the arguments")).expect("arguments JSON");
-    if let Some(csv) = rest.first() {
+    if let Some(csv) = rest.first().filter(|path| path.as_str() != "-") {
         let text = std::fs::read_to_string(csv).expect("read the CSV");
         object["csv"] = serde_json::Value::String(text);
     }
@@ -30,7 +30,7 @@ fn main() {
             Ok(result) => result,
             Err(err) => err.to_json().to_string(),
         };
-        eprintln!("{tool}: {:.1} ms, {} bytes out", start.elapsed().as_secs_f64() * 1e3, last.len());
+        eprintln!("{tool}: {:.3} ms, {} bytes out", start.elapsed().as_secs_f64() * 1e3, last.len());
     }
     println!("{last}");
 }
