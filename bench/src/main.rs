@@ -25,6 +25,8 @@
 //! - this project alone on the two `duplicate_report` inputs that could not
 //!   finish under the default limits before near matches were indexed
 //!   ([`dedupe_data`]): time, fuel, linear memory, groups found;
+//! - this project alone, the small call over Streamable HTTP: calls per
+//!   second with one client and with four ([`http_load`]);
 //! - in process: the native core, the module in wasmtime, and the npm package
 //!   in Node, on the same argument bytes;
 //! - the targets, each marked met or missed.
@@ -40,6 +42,7 @@
 
 mod data;
 mod dedupe_data;
+mod http_load;
 mod inprocess;
 mod machine;
 mod mcp;

@@ -1,6 +1,7 @@
 //! The command line, and how many times each thing is measured.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// How many times each thing is measured.
 pub(crate) struct Plan {
@@ -15,6 +16,9 @@ pub(crate) struct Plan {
     /// up only once it has done enough work, which takes a 30 µs call
     /// several hundred calls (Node's median stays at 2-4x native after 20).
     pub(crate) small_warmup_in_process: usize,
+    /// How long each HTTP load of small calls runs (after each client's
+    /// `small_warmup` calls).
+    pub(crate) http_window: Duration,
     pub(crate) runs_ours: usize,
     /// Runs of the reference per large call at `size`: it takes seconds at
     /// 100,000 rows, so fewer there.
@@ -35,6 +39,7 @@ impl Plan {
             small_calls: 200,
             small_warmup: 20,
             small_warmup_in_process: 1000,
+            http_window: Duration::from_secs(3),
             runs_ours: 5,
             runs_reference: |n| if n >= 100_000 { 3 } else { 5 },
             runs_in_process: 5,
@@ -52,6 +57,7 @@ impl Plan {
             small_calls: 30,
             small_warmup: 5,
             small_warmup_in_process: 100,
+            http_window: Duration::from_millis(300),
             runs_ours: 2,
             runs_reference: |_| 1,
             runs_in_process: 2,

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::data::Workload;
+use crate::http_load::Throughput;
 use crate::inprocess;
 use crate::options::Plan;
 use crate::run::{Row, LARGE_WARM_UP_CALLS};
@@ -19,6 +20,8 @@ pub(crate) struct Report<'a> {
     pub(crate) small: &'a Workload,
     pub(crate) small_ours: &'a Samples,
     pub(crate) small_reference: &'a Samples,
+    /// The small call over Streamable HTTP, one run per client count.
+    pub(crate) small_http: &'a [Throughput],
     pub(crate) small_mismatch: Option<&'a str>,
     pub(crate) small_native: &'a inprocess::Timed,
     pub(crate) small_wasm: &'a inprocess::WasmTimed,
@@ -42,6 +45,10 @@ const COLD_START_TARGET: f64 = 50.0;
 const WASM_TARGET: f64 = 1.5;
 const NODE_TARGET: f64 = 2.0;
 const MEMORY_TARGET: f64 = 4.0;
+// Issue 13's small-call targets: end to end on stdio (median), and calls
+// per second over HTTP on this machine's cores.
+const SMALL_CALL_TARGET: f64 = 100e-6;
+const HTTP_CALLS_TARGET: f64 = 5_000.0;
 /// The server's default fuel per call, which the at-scale calls run under.
 const DEFAULT_FUEL: u64 = mcp_validation_server::cli::DEFAULT_MAX_FUEL;
 
@@ -171,6 +178,30 @@ fn mcp_start_and_latency(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
          two first-start lines,\n   which compile the module; {} warm-up calls before the small calls)",
         plan.small_warmup
     )?;
+    writeln!(out)?;
+    small_over_http(out, r)
+}
+
+/// The small call over Streamable HTTP: calls per second at each client count.
+fn small_over_http(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
+    writeln!(
+        out,
+        "  small reconcile over Streamable HTTP (this project only; clients on keep-alive connections, one call in \
+         flight each)"
+    )?;
+    for run in r.small_http {
+        writeln!(
+            out,
+            "  {:>2} client{:<1} {:>8.0} calls/s   latency median {}, p99 {}   ({} calls in {})",
+            run.clients,
+            if run.clients == 1 { "" } else { "s" },
+            run.per_second(),
+            time(run.latency.median()),
+            time(run.latency.percentile(99.0)),
+            run.calls,
+            time(run.seconds)
+        )?;
+    }
     writeln!(out)?;
     Ok(())
 }
@@ -494,6 +525,7 @@ fn targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         ratio(memory_worst.1),
         memory_worst.0
     )?;
+    small_call_targets(out, r)?;
     let mismatches: Vec<String> = r
         .rows
         .iter()
@@ -513,6 +545,28 @@ fn targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     writeln!(out)?;
     writeln!(out, "Whole run: {}", time(r.elapsed))?;
     Ok(())
+}
+
+/// Issue 13's two small-call targets: latency on stdio, throughput over HTTP.
+fn small_call_targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
+    let small = r.small_ours.median();
+    writeln!(
+        out,
+        "  [{}] small call end to end on stdio <= {} (median): {}",
+        pad(mark(small <= SMALL_CALL_TARGET)),
+        time(SMALL_CALL_TARGET),
+        time(small)
+    )?;
+    match r.small_http.iter().max_by(|a, b| a.per_second().total_cmp(&b.per_second())) {
+        Some(best) => writeln!(
+            out,
+            "  [{}] small calls over HTTP >= {HTTP_CALLS_TARGET:.0}/s: {:.0}/s ({} clients)",
+            pad(mark(best.per_second() >= HTTP_CALLS_TARGET)),
+            best.per_second(),
+            best.clients
+        ),
+        None => writeln!(out, "  [-]      small calls over HTTP >= {HTTP_CALLS_TARGET:.0}/s: not run"),
+    }
 }
 
 /// How many times faster this project reaches its first `tools/list` (median).

@@ -11,11 +11,15 @@ use crate::report::{report, Report};
 use crate::servers::{
     commands, empty_cache_starts, serve, serve_at_scale, serve_file, small_latency, start_ups, Served,
 };
-use crate::{inprocess, machine, progress};
+use crate::{http_load, inprocess, machine, progress};
 
 /// Untimed calls in process after the first call on a large workload and
 /// before the timed ones (see `inprocess::Schedule`).
 pub(crate) const LARGE_WARM_UP_CALLS: usize = 2;
+
+/// Clients loading the HTTP server at once, one run each: one, and as many
+/// as the server has call slots by default on 2 cores (4).
+const HTTP_CLIENTS: [usize; 2] = [1, 4];
 
 /// Where two results first differ, or `None` when they are identical.
 fn difference(expected: &Value, actual: &Value) -> Option<String> {
@@ -79,6 +83,16 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
     let (small_ours, small_result_ours) = small_latency(&ours, &small, plan)?;
     let (small_reference, small_result_reference) = small_latency(&reference, &small, plan)?;
     let mut small_mismatch = difference(&small_result_reference, &small_result_ours);
+
+    progress("small reconcile over Streamable HTTP");
+    let mut small_http = Vec::new();
+    for clients in HTTP_CLIENTS {
+        let run = http_load::small_calls_per_second(&ours, &small, clients, plan.small_warmup, plan.http_window)?;
+        if let Some(diff) = difference(&small_result_ours, &run.result) {
+            small_mismatch.get_or_insert(format!("over HTTP the result differs from stdio's: {diff}"));
+        }
+        small_http.push(run);
+    }
 
     progress("in process: preparing the module in wasmtime");
     let wasm = inprocess::Wasm::start(&options.work_dir.join("module-cache"))?;
@@ -157,6 +171,7 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
             small: &small,
             small_ours: &small_ours,
             small_reference: &small_reference,
+            small_http: &small_http,
             small_mismatch: small_mismatch.as_deref(),
             small_native: &small_native,
             small_wasm: &small_wasm,
