@@ -11,7 +11,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -106,16 +106,9 @@ struct HttpServer {
 
 impl HttpServer {
     fn start(command: &ServerCommand) -> Result<HttpServer, String> {
-        let mut child = Command::new(&command.program);
-        for (key, _) in std::env::vars_os() {
-            if key.to_str().is_some_and(|key| key.starts_with("MCP_VALIDATION_")) {
-                child.env_remove(key);
-            }
-        }
-        let mut child = child
-            .args(&command.args)
+        let mut child = command
+            .to_command()
             .args(["--transport", "streamable-http", "--port", "0", "--no-auth"])
-            .envs(command.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

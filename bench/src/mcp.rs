@@ -59,21 +59,28 @@ struct Routing {
     id: Option<Value>,
 }
 
-impl Session {
-    pub(crate) fn spawn(command: &ServerCommand) -> Result<Session, String> {
-        let spawned = Instant::now();
-        let mut child = Command::new(&command.program);
-        // The user's own MCP_VALIDATION_* settings (a log level, a default
-        // max_listed, data roots) would change what is measured: only the
-        // command's own settings reach the server.
+impl ServerCommand {
+    /// The command, with its arguments and environment, ready to spawn.
+    /// The user's own `MCP_VALIDATION_*` settings (a log level, a default
+    /// `max_listed`, data roots) would change what is measured: only the
+    /// command's own settings reach the server.
+    pub(crate) fn to_command(&self) -> Command {
+        let mut child = Command::new(&self.program);
         for (key, _) in std::env::vars_os() {
             if key.to_str().is_some_and(|key| key.starts_with("MCP_VALIDATION_")) {
                 child.env_remove(key);
             }
         }
-        let mut child = child
-            .args(&command.args)
-            .envs(command.env.iter().map(|(k, v)| (k, v)))
+        child.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
+        child
+    }
+}
+
+impl Session {
+    pub(crate) fn spawn(command: &ServerCommand) -> Result<Session, String> {
+        let spawned = Instant::now();
+        let mut child = command
+            .to_command()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
