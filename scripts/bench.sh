@@ -4,6 +4,7 @@
 #
 #   scripts/bench.sh            # the full run: a few minutes on 2 cores
 #   scripts/bench.sh --quick    # a smoke run on small inputs (figures not meaningful)
+#   scripts/bench.sh --only-http  # only the small calls over Streamable HTTP (for work on that path)
 #
 # Builds what it needs in release mode (the module, the server, the bench
 # program), creates or reuses two throwaway virtualenvs under <target>/bench/

@@ -78,6 +78,9 @@ pub(crate) struct Options {
     /// without them the large file is run by this project only.
     pub(crate) peers: Option<crate::peers::PeersSetup>,
     pub(crate) plan: Plan,
+    /// `--only-http`: only the small calls over Streamable HTTP, for work on
+    /// that path (the reference is not started).
+    pub(crate) only_http: bool,
 }
 
 pub(crate) fn parse_options() -> Result<Options, String> {
@@ -89,6 +92,7 @@ pub(crate) fn parse_options() -> Result<Options, String> {
     let mut npm_wasm = PathBuf::from("npm/dist/wasm/mcp_validation_core_bg.wasm");
     let mut sizes = vec![10_000, 100_000];
     let mut quick = false;
+    let mut only_http = false;
     let mut peers_python = None;
     let mut peers_script = PathBuf::from("bench/peers/validate_csv.py");
     let mut args = std::env::args().skip(1);
@@ -108,11 +112,13 @@ pub(crate) fn parse_options() -> Result<Options, String> {
                     .collect::<Result<_, _>>()?;
             }
             "--quick" => quick = true,
+            "--only-http" => only_http = true,
             "--peers-python" => peers_python = Some(PathBuf::from(value()?)),
             "--peers-script" => peers_script = PathBuf::from(value()?),
             "--help" | "-h" => {
                 return Err("usage: mcp-validation-bench --server PATH --reference PATH --work-dir DIR \
                             [--node node] [--node-script PATH] [--npm-wasm PATH] [--sizes 10000,100000] [--quick]\n\
+                            [--only-http] (only the small calls over Streamable HTTP)\n\
                             [--peers-python PATH] [--peers-script bench/peers/validate_csv.py]\n\
                             Normally run through scripts/bench.sh."
                     .into())
@@ -129,5 +135,6 @@ pub(crate) fn parse_options() -> Result<Options, String> {
         npm_wasm,
         peers: peers_python.map(|python| crate::peers::PeersSetup { python, script: peers_script }),
         plan: if quick { Plan::quick() } else { Plan::full(sizes) },
+        only_http,
     })
 }

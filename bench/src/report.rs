@@ -179,17 +179,17 @@ fn mcp_start_and_latency(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         plan.small_warmup
     )?;
     writeln!(out)?;
-    small_over_http(out, r)
+    small_over_http(out, r.small_http)
 }
 
 /// The small call over Streamable HTTP: calls per second at each client count.
-fn small_over_http(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
+pub(crate) fn small_over_http(out: &mut String, runs: &[Throughput]) -> std::fmt::Result {
     writeln!(
         out,
         "  small reconcile over Streamable HTTP (this project only; clients on keep-alive connections, one call in \
          flight each)"
     )?;
-    for run in r.small_http {
+    for run in runs {
         writeln!(
             out,
             "  {:>2} client{:<1} {:>8.0} calls/s   latency median {}, p99 {}   ({} calls in {})",

@@ -6,7 +6,9 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::data::{self, Workload};
-use crate::options::Options;
+use crate::http_load::Throughput;
+use crate::mcp::ServerCommand;
+use crate::options::{Options, Plan};
 use crate::report::{report, Report};
 use crate::servers::{
     commands, empty_cache_starts, serve, serve_at_scale, serve_file, small_latency, start_ups, Served,
@@ -62,6 +64,14 @@ fn check_same_module(options: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// The small call over Streamable HTTP at each client count.
+fn small_over_http(ours: &ServerCommand, small: &Workload, plan: &Plan) -> Result<Vec<Throughput>, String> {
+    HTTP_CLIENTS
+        .iter()
+        .map(|&clients| http_load::small_calls_per_second(ours, small, clients, plan.small_warmup, plan.http_window))
+        .collect()
+}
+
 #[allow(clippy::too_many_lines)]
 pub(crate) fn run(options: &Options) -> Result<String, String> {
     let began = Instant::now();
@@ -70,6 +80,12 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
     std::fs::create_dir_all(&options.work_dir).map_err(|err| format!("{}: {err}", options.work_dir.display()))?;
     let (ours, reference) = commands(options)?;
     let small = data::small_reconcile();
+    if options.only_http {
+        let mut out = String::new();
+        crate::report::small_over_http(&mut out, &small_over_http(&ours, &small, plan)?)
+            .map_err(|err| err.to_string())?;
+        return Ok(out);
+    }
 
     progress("generating inputs");
     let workloads: Vec<Workload> = plan.sizes.iter().flat_map(|&n| data::large(n)).collect();
@@ -85,13 +101,11 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
     let mut small_mismatch = difference(&small_result_reference, &small_result_ours);
 
     progress("small reconcile over Streamable HTTP");
-    let mut small_http = Vec::new();
-    for clients in HTTP_CLIENTS {
-        let run = http_load::small_calls_per_second(&ours, &small, clients, plan.small_warmup, plan.http_window)?;
+    let small_http = small_over_http(&ours, &small, plan)?;
+    for run in &small_http {
         if let Some(diff) = difference(&small_result_ours, &run.result) {
             small_mismatch.get_or_insert(format!("over HTTP the result differs from stdio's: {diff}"));
         }
-        small_http.push(run);
     }
 
     progress("in process: preparing the module in wasmtime");
