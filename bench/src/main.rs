@@ -26,7 +26,7 @@
 //!   finish under the default limits before near matches were indexed
 //!   ([`dedupe_data`]): time, fuel, linear memory, groups found;
 //! - this project alone, the small call over Streamable HTTP: calls per
-//!   second with one client and with four ([`http_load`]);
+//!   second with one, four and eight clients ([`http_load`]);
 //! - in process: the native core, the module in wasmtime, and the npm package
 //!   in Node, on the same argument bytes;
 //! - the targets, each marked met or missed.

@@ -19,9 +19,10 @@ use crate::{http_load, inprocess, machine, progress};
 /// before the timed ones (see `inprocess::Schedule`).
 pub(crate) const LARGE_WARM_UP_CALLS: usize = 2;
 
-/// Clients loading the HTTP server at once, one run each: one, and as many
-/// as the server has call slots by default on 2 cores (4).
-const HTTP_CLIENTS: [usize; 2] = [1, 4];
+/// Clients loading the HTTP server at once, one run each: one, as many as
+/// the server has call slots by default on 2 cores (4), and twice that (the
+/// calls beyond the slots wait for one, as the server's budget has them).
+const HTTP_CLIENTS: [usize; 3] = [1, 4, 8];
 
 /// Where two results first differ, or `None` when they are identical.
 fn difference(expected: &Value, actual: &Value) -> Option<String> {
