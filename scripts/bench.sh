@@ -60,6 +60,18 @@ ensure_venv "$venv" "$root/tests/conformance/requirements-reference.txt"
 peers_venv="$work/peers-venv"
 ensure_venv "$peers_venv" "$root/bench/peers/requirements.txt"
 
+# The JavaScript peer (ajv), from its lock file, into the benchmark's own
+# Node folder; reinstalled when the lock file changes.
+node_peers="$work/node-peers"
+if ! cmp -s "$root/bench/peers/node/package-lock.json" "$node_peers/package-lock.json" 2>/dev/null; then
+  log "installing the Node peers into $node_peers"
+  rm -rf "$node_peers" && mkdir -p "$node_peers"
+  cp "$root/bench/peers/node/package.json" "$root/bench/peers/node/package-lock.json" "$node_peers/"
+  (cd "$node_peers" && npm ci --no-audit --no-fund --silent) >&2
+else
+  log "reusing the Node peers in $node_peers"
+fi
+
 log "running (progress on stderr, the report on stdout)"
 "$target_dir/release/mcp-validation-bench" \
   --server "$target_dir/release/mcp-validation-server" \
@@ -69,4 +81,6 @@ log "running (progress on stderr, the report on stdout)"
   --npm-wasm "$MCPV_WASM_MODULE" \
   --peers-python "$peers_venv/bin/python" \
   --peers-script "$root/bench/peers/validate_csv.py" \
+  --node-peers "$node_peers" \
+  --ajv-script "$root/bench/peers/ajv_rows.mjs" \
   "$@" | tee "$work/report.txt"

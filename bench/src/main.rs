@@ -27,6 +27,7 @@
 //!   ([`dedupe_data`]): time, fuel, linear memory, groups found;
 //! - this project alone, the small call over Streamable HTTP: calls per
 //!   second with one, four and eight clients ([`http_load`]);
+//! - the npm package against ajv on the same JSON rows ([`js_peer`]);
 //! - in process: the native core, the module in wasmtime, and the npm package
 //!   in Node, on the same argument bytes;
 //! - the targets, each marked met or missed.
@@ -44,6 +45,7 @@ mod data;
 mod dedupe_data;
 mod http_load;
 mod inprocess;
+mod js_peer;
 mod machine;
 mod mcp;
 mod options;

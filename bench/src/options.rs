@@ -78,6 +78,11 @@ pub(crate) struct Options {
     /// without them the large file is run by this project only.
     pub(crate) peers: Option<crate::peers::PeersSetup>,
     pub(crate) plan: Plan,
+    /// `--node-peers DIR`: the Node folder holding ajv (`scripts/bench.sh`
+    /// installs it); without it the npm package is not compared with ajv.
+    pub(crate) node_peers: Option<PathBuf>,
+    /// The script that runs ajv and the npm package (`--ajv-script`).
+    pub(crate) ajv_script: PathBuf,
     /// `--only-http`: only the small calls over Streamable HTTP, for work on
     /// that path (the reference is not started).
     pub(crate) only_http: bool,
@@ -93,6 +98,8 @@ pub(crate) fn parse_options() -> Result<Options, String> {
     let mut sizes = vec![10_000, 100_000];
     let mut quick = false;
     let mut only_http = false;
+    let mut node_peers = None;
+    let mut ajv_script = PathBuf::from("bench/peers/ajv_rows.mjs");
     let mut peers_python = None;
     let mut peers_script = PathBuf::from("bench/peers/validate_csv.py");
     let mut args = std::env::args().skip(1);
@@ -113,12 +120,14 @@ pub(crate) fn parse_options() -> Result<Options, String> {
             }
             "--quick" => quick = true,
             "--only-http" => only_http = true,
+            "--node-peers" => node_peers = Some(PathBuf::from(value()?)),
+            "--ajv-script" => ajv_script = PathBuf::from(value()?),
             "--peers-python" => peers_python = Some(PathBuf::from(value()?)),
             "--peers-script" => peers_script = PathBuf::from(value()?),
             "--help" | "-h" => {
                 return Err("usage: mcp-validation-bench --server PATH --reference PATH --work-dir DIR \
                             [--node node] [--node-script PATH] [--npm-wasm PATH] [--sizes 10000,100000] [--quick]\n\
-                            [--only-http] (only the small calls over Streamable HTTP)\n\
+                            [--only-http] (only the small calls over Streamable HTTP) [--node-peers DIR] [--ajv-script PATH]\n\
                             [--peers-python PATH] [--peers-script bench/peers/validate_csv.py]\n\
                             Normally run through scripts/bench.sh."
                     .into())
@@ -136,5 +145,7 @@ pub(crate) fn parse_options() -> Result<Options, String> {
         peers: peers_python.map(|python| crate::peers::PeersSetup { python, script: peers_script }),
         plan: if quick { Plan::quick() } else { Plan::full(sizes) },
         only_http,
+        node_peers,
+        ajv_script,
     })
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use crate::data::Workload;
 use crate::http_load::Throughput;
 use crate::inprocess;
+use crate::js_peer::AjvRun;
 use crate::options::Plan;
 use crate::run::{Row, LARGE_WARM_UP_CALLS};
 use crate::servers::{AtScaleRun, FileRun, StartUp};
@@ -22,6 +23,8 @@ pub(crate) struct Report<'a> {
     pub(crate) small_reference: &'a Samples,
     /// The small call over Streamable HTTP, one run per client count.
     pub(crate) small_http: &'a [Throughput],
+    /// The npm package against ajv, when the Node peers were given.
+    pub(crate) ajv: Option<&'a AjvRun>,
     pub(crate) small_mismatch: Option<&'a str>,
     pub(crate) small_native: &'a inprocess::Timed,
     pub(crate) small_wasm: &'a inprocess::WasmTimed,
@@ -61,7 +64,37 @@ pub(crate) fn report(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     large_file(out, r)?;
     duplicates_at_scale(out, r)?;
     in_process(out, r)?;
+    against_ajv(out, r.ajv)?;
     targets(out, r)
+}
+
+/// The npm package against ajv on the same JSON rows, in one Node process.
+fn against_ajv(out: &mut String, run: Option<&AjvRun>) -> std::fmt::Result {
+    let Some(run) = run else { return Ok(()) };
+    writeln!(
+        out,
+        "The npm package against ajv {} (Node, in process: the same JSON text, the same contract as a JSON Schema of one row; \
+         median of {} runs after one)",
+        run.ajv_version,
+        run.ours.len()
+    )?;
+    let same = if run.failing.0 == run.failing.1 {
+        format!("both fail {} rows", format_count(run.failing.0))
+    } else {
+        format!("DIFFERENT failing rows: ajv {}, the npm package {}", run.failing.0, run.failing.1)
+    };
+    writeln!(
+        out,
+        "  {}: the npm package (callToolJson, max_listed 25) {}; ajv (JSON.parse, then each row) {} (validating alone {}); \
+         ratio {}; {same}",
+        run.label,
+        time(run.ours.median()),
+        time(run.ajv.median()),
+        time(run.ajv_validate.median()),
+        ratio(run.ajv.median() / run.ours.median())
+    )?;
+    writeln!(out)?;
+    Ok(())
 }
 
 /// The two `duplicate_report` calls at scale, this project only.
@@ -547,7 +580,8 @@ fn targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     Ok(())
 }
 
-/// Issue 13's two small-call targets: latency on stdio, throughput over HTTP.
+/// Issue 13's targets no other section marks: the small call on stdio and
+/// over HTTP, and the npm package against ajv.
 fn small_call_targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     let small = r.small_ours.median();
     writeln!(
@@ -557,6 +591,18 @@ fn small_call_targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         time(SMALL_CALL_TARGET),
         time(small)
     )?;
+    if let Some(ajv) = r.ajv {
+        let (ours, theirs) = (ajv.ours.median(), ajv.ajv.median());
+        writeln!(
+            out,
+            "  [{}] npm package faster than ajv on the same JSON rows ({}): {} against {}{}",
+            pad(mark(ours < theirs && ajv.failing.0 == ajv.failing.1)),
+            ajv.label,
+            time(ours),
+            time(theirs),
+            if ajv.failing.0 == ajv.failing.1 { "" } else { " (the failing rows differ)" }
+        )?;
+    }
     match r.small_http.iter().max_by(|a, b| a.per_second().total_cmp(&b.per_second())) {
         Some(best) => writeln!(
             out,

@@ -13,7 +13,7 @@ use crate::report::{report, Report};
 use crate::servers::{
     commands, empty_cache_starts, serve, serve_at_scale, serve_file, small_latency, start_ups, Served,
 };
-use crate::{http_load, inprocess, machine, progress};
+use crate::{http_load, inprocess, js_peer, machine, progress};
 
 /// Untimed calls in process after the first call on a large workload and
 /// before the timed ones (see `inprocess::Schedule`).
@@ -130,6 +130,17 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
         small_mismatch.get_or_insert_with(|| "native and Node differ on the small reconcile".into());
     }
 
+    // The npm package against ajv, on the largest validate_rows input.
+    let ajv = match (&options.node_peers, workloads.iter().filter(|w| w.tool == "validate_rows").max_by_key(|w| w.rows))
+    {
+        (Some(peers), Some(workload)) => {
+            progress(&format!("{}: the npm package against ajv", workload.label));
+            let args_path = options.work_dir.join("node").join(format!("{}.args.json", workload.id));
+            Some(js_peer::ajv_against_npm(&options.node, &options.ajv_script, &args_path, peers, &workload.label)?)
+        }
+        _ => None,
+    };
+
     let mut rows = Vec::new();
     for (workload, node) in workloads.into_iter().zip(node_timed) {
         progress(&format!("{}: native core, wasmtime", workload.label));
@@ -187,6 +198,7 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
             small_ours: &small_ours,
             small_reference: &small_reference,
             small_http: &small_http,
+            ajv: ajv.as_ref(),
             small_mismatch: small_mismatch.as_deref(),
             small_native: &small_native,
             small_wasm: &small_wasm,
