@@ -26,12 +26,12 @@
 // (validate_ms: ajv's time without JSON.parse, in each timed run).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const [argsPath, peersDir, runsText] = process.argv.slice(2);
 const runs = Number(runsText);
-const require = createRequire(join(peersDir, 'node_modules', 'noop.js'));
+const require = createRequire(resolve(peersDir, 'node_modules', 'noop.js'));
 const Ajv = require('ajv');
 const addFormats = require('ajv-formats');
 const ajvVersion = require('ajv/package.json').version;

@@ -8,6 +8,7 @@ use std::process::Command;
 
 use serde::Deserialize;
 
+use crate::data::Workload;
 use crate::stats::Samples;
 
 /// Timed runs of each side, after one untimed run.
@@ -15,8 +16,9 @@ const RUNS: usize = 5;
 
 /// What the script measured.
 pub(crate) struct AjvRun {
-    /// The workload's label (`validate_rows 100k`).
+    /// The workload's label (`validate_rows 100k`) and its rows.
     pub(crate) label: String,
+    pub(crate) rows: usize,
     pub(crate) ajv_version: String,
     /// ajv: `JSON.parse` and every row validated.
     pub(crate) ajv: Samples,
@@ -54,7 +56,7 @@ pub(crate) fn ajv_against_npm(
     script: &Path,
     args_path: &Path,
     peers_dir: &Path,
-    label: &str,
+    workload: &Workload,
 ) -> Result<AjvRun, String> {
     let out = Command::new(node)
         .arg(script)
@@ -74,7 +76,8 @@ pub(crate) fn ajv_against_npm(
     let output: Output =
         serde_json::from_slice(&out.stdout).map_err(|err| format!("cannot read the ajv script's report: {err}"))?;
     Ok(AjvRun {
-        label: label.to_owned(),
+        label: workload.label.clone(),
+        rows: workload.rows,
         ajv_version: output.ajv.version,
         ajv: seconds(&output.ajv.runs_ms),
         ajv_validate: seconds(&output.ajv.validate_ms),

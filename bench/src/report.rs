@@ -7,7 +7,7 @@ use crate::http_load::Throughput;
 use crate::inprocess;
 use crate::js_peer::AjvRun;
 use crate::options::Plan;
-use crate::run::{Row, LARGE_WARM_UP_CALLS};
+use crate::run::{CappedRun, Row, LARGE_WARM_UP_CALLS};
 use crate::servers::{AtScaleRun, FileRun, StartUp};
 use crate::stats::{ratio, size, time, Samples};
 
@@ -25,6 +25,8 @@ pub(crate) struct Report<'a> {
     pub(crate) small_http: &'a [Throughput],
     /// The npm package against ajv, when the Node peers were given.
     pub(crate) ajv: Option<&'a AjvRun>,
+    /// The largest `validate_rows` under the server's default cap.
+    pub(crate) capped: Option<&'a CappedRun>,
     pub(crate) small_mismatch: Option<&'a str>,
     pub(crate) small_native: &'a inprocess::Timed,
     pub(crate) small_wasm: &'a inprocess::WasmTimed,
@@ -51,6 +53,8 @@ const MEMORY_TARGET: f64 = 4.0;
 // Issue 13's small-call targets: end to end on stdio (median), and calls
 // per second over HTTP on this machine's cores.
 const SMALL_CALL_TARGET: f64 = 100e-6;
+// Issue 13: 100,000 JSON rows inline over MCP under the default cap.
+const INLINE_CAPPED_TARGET: f64 = 0.1;
 const HTTP_CALLS_TARGET: f64 = 5_000.0;
 /// The server's default fuel per call, which the at-scale calls run under.
 const DEFAULT_FUEL: u64 = mcp_validation_server::cli::DEFAULT_MAX_FUEL;
@@ -274,6 +278,27 @@ fn mcp_large_calls(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         out,
         "  (response: this project's reply line, which carries structuredContent and its text copy, as the reference's does)"
     )?;
+    if let Some(capped) = r.capped {
+        let target = if capped.rows >= 100_000 {
+            format!(
+                "target <= {}: {}; ",
+                time(INLINE_CAPPED_TARGET),
+                mark(capped.served.samples.median() <= INLINE_CAPPED_TARGET)
+            )
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "  {} (no max_listed: the server lists 25 per list, counts every row): {} ({} request, {} response); \
+             {target}summary {}",
+            capped.label,
+            median_n(&capped.served.samples),
+            size(capped.served.request_bytes as u64),
+            size(capped.served.response_bytes as u64),
+            if capped.mismatch.is_none() { "as the uncapped call's" } else { "DIFFERS" }
+        )?;
+    }
     writeln!(out)?;
     Ok(())
 }
@@ -565,6 +590,7 @@ fn targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         .flat_map(|row| row.mismatches.iter().map(|m| format!("{}: {m}", row.workload.label)))
         .chain(r.small_mismatch.map(|m| format!("{}: {m}", r.small.label)))
         .chain(r.file.problem.as_ref().map(|m| format!("{}: {m}", r.file.workload.label)))
+        .chain(r.capped.and_then(|c| c.mismatch.as_ref().map(|m| format!("{}: {m}", c.label))))
         .collect();
     writeln!(
         out,
@@ -581,7 +607,8 @@ fn targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
 }
 
 /// Issue 13's targets no other section marks: the small call on stdio and
-/// over HTTP, and the npm package against ajv.
+/// over HTTP, 100,000 JSON rows under the default cap, and the npm package
+/// against ajv.
 fn small_call_targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     let small = r.small_ours.median();
     writeln!(
@@ -591,7 +618,18 @@ fn small_call_targets(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         time(SMALL_CALL_TARGET),
         time(small)
     )?;
-    if let Some(ajv) = r.ajv {
+    if let Some(capped) = r.capped.filter(|capped| capped.rows >= 100_000) {
+        let median = capped.served.samples.median();
+        writeln!(
+            out,
+            "  [{}] {} JSON rows inline over MCP under the default cap <= {}: {}",
+            pad(mark(median <= INLINE_CAPPED_TARGET)),
+            format_count(capped.rows as u64),
+            time(INLINE_CAPPED_TARGET),
+            time(median)
+        )?;
+    }
+    if let Some(ajv) = r.ajv.filter(|ajv| ajv.rows >= 100_000) {
         let (ours, theirs) = (ajv.ours.median(), ajv.ajv.median());
         writeln!(
             out,

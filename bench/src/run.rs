@@ -65,6 +65,37 @@ fn check_same_module(options: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// The largest `validate_rows` call again, as a model would make it: no
+/// `max_listed`, so the server's default cap applies (this project only: the
+/// reference has no cap). Its counts must be the uncapped call's.
+pub(crate) struct CappedRun {
+    pub(crate) label: String,
+    pub(crate) rows: usize,
+    pub(crate) served: Served,
+    /// Why its summary is not the uncapped call's, if it is not.
+    pub(crate) mismatch: Option<String>,
+}
+
+fn serve_capped(ours: &ServerCommand, small: &Workload, row: &Row, runs: usize) -> Result<CappedRun, String> {
+    let mut args: Value =
+        serde_json::from_str(&row.workload.args).map_err(|err| format!("{}: {err}", row.workload.label))?;
+    if let Value::Object(object) = &mut args {
+        object.remove("max_listed");
+    }
+    let workload = Workload {
+        label: format!("{}, default cap", row.workload.label),
+        id: format!("{}-capped", row.workload.id),
+        tool: row.workload.tool,
+        rows: row.workload.rows,
+        args: args.to_string(),
+    };
+    progress(&format!("{}: this project over MCP", workload.label));
+    let served = serve(ours, small, &workload, runs)?;
+    let mismatch = difference(&row.ours.result["summary"], &served.result["summary"])
+        .map(|diff| format!("the capped call's summary differs from the uncapped one's: {diff}"));
+    Ok(CappedRun { label: workload.label, rows: workload.rows, served, mismatch })
+}
+
 /// The small call over Streamable HTTP at each client count.
 fn small_over_http(ours: &ServerCommand, small: &Workload, plan: &Plan) -> Result<Vec<Throughput>, String> {
     HTTP_CLIENTS
@@ -136,7 +167,7 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
         (Some(peers), Some(workload)) => {
             progress(&format!("{}: the npm package against ajv", workload.label));
             let args_path = options.work_dir.join("node").join(format!("{}.args.json", workload.id));
-            Some(js_peer::ajv_against_npm(&options.node, &options.ajv_script, &args_path, peers, &workload.label)?)
+            Some(js_peer::ajv_against_npm(&options.node, &options.ajv_script, &args_path, peers, workload)?)
         }
         _ => None,
     };
@@ -178,6 +209,12 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
         });
     }
 
+    let capped =
+        match rows.iter().filter(|row| row.workload.tool == "validate_rows").max_by_key(|row| row.workload.rows) {
+            Some(row) => Some(serve_capped(&ours, &small, row, plan.runs_ours)?),
+            None => None,
+        };
+
     progress(&format!("a {}-row CSV file by path: this project over MCP", plan.file_rows));
     let file = serve_file(&ours, &small, &options.work_dir, plan, options.peers.as_ref())?;
 
@@ -199,6 +236,7 @@ pub(crate) fn run(options: &Options) -> Result<String, String> {
             small_reference: &small_reference,
             small_http: &small_http,
             ajv: ajv.as_ref(),
+            capped: capped.as_ref(),
             small_mismatch: small_mismatch.as_deref(),
             small_native: &small_native,
             small_wasm: &small_wasm,
