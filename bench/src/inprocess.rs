@@ -174,6 +174,20 @@ struct NodeWorkload {
     runs_ms: Vec<f64>,
 }
 
+/// Run a Node script with `args`; what it printed on stdout, or why it failed.
+pub(crate) fn run_node_script(node: &str, script: &Path, args: &[&std::ffi::OsStr]) -> Result<Vec<u8>, String> {
+    let out = Command::new(node).arg(script).args(args).output().map_err(|err| format!("cannot run {node}: {err}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{node} {} failed ({}):\n{}",
+            script.display(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(out.stdout)
+}
+
 pub(crate) fn node(
     node: &str,
     script: &Path,
@@ -201,18 +215,9 @@ pub(crate) fn node(
     let manifest = dir.join("manifest.json");
     std::fs::write(&manifest, serde_json::json!({ "workloads": entries }).to_string())
         .map_err(|err| format!("{}: {err}", manifest.display()))?;
-    let out =
-        Command::new(node).arg(script).arg(&manifest).output().map_err(|err| format!("cannot run {node}: {err}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{node} {} failed ({}):\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+    let stdout = run_node_script(node, script, &[manifest.as_os_str()])?;
     let report: NodeReport =
-        serde_json::from_slice(&out.stdout).map_err(|err| format!("cannot read the Node script's report: {err}"))?;
+        serde_json::from_slice(&stdout).map_err(|err| format!("cannot read the Node script's report: {err}"))?;
     let mut timed = Vec::new();
     for (((workload, _), result), path) in workloads.iter().zip(&report.workloads).zip(&outputs) {
         if result.id != workload.id {

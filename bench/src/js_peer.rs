@@ -4,11 +4,11 @@
 //! `bench/peers/node`'s lock file). Both must fail the same number of rows.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde::Deserialize;
 
 use crate::data::Workload;
+use crate::inprocess::run_node_script;
 use crate::stats::Samples;
 
 /// Timed runs of each side, after one untimed run.
@@ -58,23 +58,10 @@ pub(crate) fn ajv_against_npm(
     peers_dir: &Path,
     workload: &Workload,
 ) -> Result<AjvRun, String> {
-    let out = Command::new(node)
-        .arg(script)
-        .arg(args_path)
-        .arg(peers_dir)
-        .arg(RUNS.to_string())
-        .output()
-        .map_err(|err| format!("cannot run {node}: {err}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{node} {} failed ({}):\n{}",
-            script.display(),
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+    let runs = RUNS.to_string();
+    let stdout = run_node_script(node, script, &[args_path.as_os_str(), peers_dir.as_os_str(), runs.as_ref()])?;
     let output: Output =
-        serde_json::from_slice(&out.stdout).map_err(|err| format!("cannot read the ajv script's report: {err}"))?;
+        serde_json::from_slice(&stdout).map_err(|err| format!("cannot read the ajv script's report: {err}"))?;
     Ok(AjvRun {
         label: workload.label.clone(),
         rows: workload.rows,
