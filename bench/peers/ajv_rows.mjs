@@ -12,10 +12,9 @@
 // same JSON text, so parsing it is timed on both:
 // - ajv: JSON.parse, then each row validated against the JSON Schema of one
 //   row (compiled once, before the runs) that says what the 4-column
-//   contract says (coerceTypes reads the
-//   amount's numeric text as a number, as the contract's `number` does;
-//   ajv-formats' `date` is a real calendar date, as Python's fromisoformat);
-//   a row fails when any keyword fails;
+//   contract says (coerceTypes reads the amount's numeric text as a number,
+//   as the contract's `number` does; ajv-formats' `date` is a real calendar
+//   date, as Python's fromisoformat); a row fails when any keyword fails;
 // - the npm package: callToolJson('validate_rows') on the same text with
 //   max_listed 25 (the MCP server's default cap), rows counted, not listed.
 // Each prints the number of failing rows, which must agree, and the median

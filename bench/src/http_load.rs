@@ -64,17 +64,17 @@ pub(crate) fn small_calls_per_second(
         workers.push(thread::spawn(move || -> Result<(u64, Samples, Value), String> {
             let mut connection = Connection::open(port)?;
             connection.initialize()?;
-            let mut result = Value::Null;
             for _ in 0..warm_up {
-                result = connection.call(&body)?;
+                connection.call(&body)?;
             }
             start.wait();
             let began = Instant::now();
             let mut calls = 0;
             let mut latency = Samples::default();
+            let mut result = Value::Null;
             while began.elapsed() < window {
                 let sent = Instant::now();
-                connection.call(&body)?;
+                result = connection.call(&body)?;
                 latency.push(sent.elapsed());
                 calls += 1;
             }

@@ -98,9 +98,9 @@ impl Output {
         };
         // A large result takes a while to serialise: not on a protocol
         // worker. A small one takes less than the hop to another thread.
-        let line =
-            if small { to_line() } else { tokio::task::spawn_blocking(to_line).await.map_err(io::Error::other)? }
-                .map_err(io::Error::other)?;
+        let serialised =
+            if small { to_line() } else { tokio::task::spawn_blocking(to_line).await.map_err(io::Error::other)? };
+        let line = serialised.map_err(io::Error::other)?;
         self.write_line(&line).await
     }
 

@@ -35,8 +35,10 @@ mod unix {
     use tokio::net::unix::pipe;
 
     /// A duplicate of fd 0 as a pipe reader. `from_owned_fd` refuses
-    /// anything that is not a FIFO, and makes the descriptor non-blocking
-    /// (a flag of the open file, which only this process reads from).
+    /// anything that is not a FIFO, and makes the descriptor non-blocking:
+    /// a flag of the open file, shared at most with a parent that handed
+    /// its own stdio over (the npm launcher), which neither reads nor
+    /// writes it.
     pub(super) fn receiver() -> Option<pipe::Receiver> {
         let fd: OwnedFd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
         pipe::Receiver::from_owned_fd(fd).ok()
