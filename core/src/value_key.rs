@@ -39,6 +39,13 @@ pub(crate) const TEXT_TAG: u8 = tag::TEXT;
 /// has none (blank, null or NaN).
 pub(crate) fn write_key(value: &Coerced<'_>, out: &mut Vec<u8>) -> bool {
     out.clear();
+    append_key(value, out)
+}
+
+/// Write the key of `value` at the end of `out`, which keeps what it holds
+/// (many keys one after another); false, with nothing written, when the
+/// value has none.
+pub(crate) fn append_key(value: &Coerced<'_>, out: &mut Vec<u8>) -> bool {
     match value {
         Coerced::Text(text) => text_key(text, out),
         Coerced::Date(y, m, d) => {

@@ -147,7 +147,7 @@ fn inspect_counting(args: Value, limits: CountLimits) -> Result<Value, ToolError
         RowSource::Csv(_) => None,
     };
     let (tallies, mut profiles): (Vec<TypeTally>, Vec<ValueProfile>) =
-        cells.iter().enumerate().map(|(at, cells)| summarise(cells, |row| value_at(row, at), cap)).unzip();
+        cells.iter().enumerate().map(|(at, cells)| summarise(cells, |row| value_at(row, at), limits, cap)).unzip();
     let totals: Vec<usize> =
         tallies.iter().map(|tally| tally.mixed().map_or(0, |(_, exceptions)| exceptions)).collect();
     if totals.iter().any(|&total| total > 0) {
@@ -191,11 +191,12 @@ fn inspect_counting(args: Value, limits: CountLimits) -> Result<Value, ToolError
 fn summarise<'v, 'c>(
     cells: &'c DistinctCells,
     first_value: impl Fn(usize) -> Option<&'v Value> + Copy,
+    limits: CountLimits,
     cap: Option<usize>,
 ) -> (TypeTally, ValueProfile<'c>) {
     let mut tally = TypeTally::default();
     cells.each(first_value, |seen| tally.add(seen.cell, seen.count));
-    let mut profile = ValueProfile::new(&tally, cells, cap);
+    let mut profile = ValueProfile::new(&tally, cells, limits, cap);
     cells.each(first_value, |seen| profile.add(&seen));
     profile.finish();
     (tally, profile)

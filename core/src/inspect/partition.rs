@@ -25,15 +25,133 @@ use crate::key_table::{hash, KeyList, KeyTable};
 /// At most this many bits of the hash choose a partition (4,096 partitions).
 const MOST_BITS: u32 = 12;
 
+/// Keys counted in the order first seen, each with the sum of its weights:
+/// in one table while it holds fewer than `direct` distinct keys, then
+/// written down as they come and numbered in partitions once every key is
+/// in ([`KeyCounter::finish`]). A key's number is its place in the order
+/// first seen either way.
+///
+/// (Written down in one list, in order, and moved to partitions after: a
+/// counter that wrote each key to its partition at once would write to a
+/// few hundred places per column as the rows are read, and with several
+/// columns the writes miss the cache; that took the pass over the rows of
+/// the million-row benchmark from 125 to 330 ms natively.)
+pub(super) struct KeyCounter {
+    table: KeyTable,
+    direct: usize,
+    /// About how many keys each partition numbers.
+    partition: usize,
+    written: Option<WrittenDown>,
+    scratch: Vec<u8>,
+}
+
+/// The keys written down, one after another, in the order counted.
+#[derive(Default)]
+struct WrittenDown {
+    keys: Vec<u8>,
+    /// Where each key ends in `keys`.
+    ends: Vec<u32>,
+    /// Each key's weight; none while every weight has been 1.
+    weights: Option<Vec<u32>>,
+}
+
+/// A key's number, when [`KeyCounter::count`] can tell it at once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Counted {
+    /// Its number, and whether the key is new.
+    Now(u32, bool),
+    /// Written down: its number comes with the others in [`Counts::late`].
+    Later,
+}
+
+/// Every key counted.
+pub(super) struct Counts {
+    /// The distinct keys in the order first seen, each with the sum of its weights.
+    pub(super) keys: KeyList,
+    /// The numbers of the keys written down, in the order counted.
+    pub(super) late: Vec<u32>,
+    /// For each number the table did not give (from its count up, in
+    /// order): which key written down had it first (its place in `late`).
+    pub(super) late_firsts: Vec<u32>,
+}
+
+impl KeyCounter {
+    /// A counter that writes keys down once it holds `direct` distinct
+    /// keys, and numbers them in partitions of about `partition` keys.
+    pub(super) fn new(direct: usize, partition: usize) -> Self {
+        KeyCounter { table: KeyTable::default(), direct, partition, written: None, scratch: Vec::new() }
+    }
+
+    /// Count the key `write` writes at the end of the buffer it is given,
+    /// `weight` times; `None`, and nothing counted, when `write` says the
+    /// value has no key (and writes none).
+    pub(super) fn count(&mut self, write: impl FnOnce(&mut Vec<u8>) -> bool, weight: u32) -> Option<Counted> {
+        if let Some(written) = &mut self.written {
+            let start = written.keys.len();
+            if !write(&mut written.keys) {
+                written.keys.truncate(start);
+                return None;
+            }
+            if weight != 1 && written.weights.is_none() {
+                written.weights = Some(vec![1; written.ends.len()]);
+            }
+            if let Some(weights) = &mut written.weights {
+                weights.push(weight);
+            }
+            written.ends.push(u32::try_from(written.keys.len()).unwrap_or(u32::MAX));
+            return Some(Counted::Later);
+        }
+        self.scratch.clear();
+        if !write(&mut self.scratch) {
+            return None;
+        }
+        let (number, new) = self.table.count_hashed(&self.scratch, hash(&self.scratch), weight);
+        if new && self.table.len() >= self.direct {
+            self.written = Some(WrittenDown::default());
+        }
+        Some(Counted::Now(number, new))
+    }
+
+    /// Every key is in: number the keys written down, after the table's.
+    pub(super) fn finish(self) -> Counts {
+        let counted = self.table.into_keys();
+        let Some(written) = self.written else {
+            return Counts { keys: counted, late: Vec::new(), late_firsts: Vec::new() };
+        };
+        let direct = counted.len();
+        // The table's keys first, each weighing its count so far, then
+        // every key written down.
+        let key = |cell: usize| match cell.checked_sub(direct) {
+            None => counted.key(cell).unwrap_or_default(),
+            Some(cell) => {
+                let start = cell.checked_sub(1).map_or(0, |before| written.ends[before] as usize);
+                &written.keys[start..written.ends[cell] as usize]
+            }
+        };
+        let weight = |cell: usize| match cell.checked_sub(direct) {
+            None => counted.value(cell).unwrap_or(1),
+            Some(cell) => written.weights.as_ref().map_or(1, |weights| weights[cell]),
+        };
+        let Numbering { keys, mut numbers, first_cells } =
+            number_in_partitions(direct + written.ends.len(), key, weight, self.partition);
+        // The table's keys are distinct and come first, so they keep their numbers.
+        debug_assert!(first_cells.iter().take(direct).enumerate().all(|(at, &cell)| at == cell as usize));
+        let late_firsts =
+            first_cells.get(direct..).unwrap_or_default().iter().map(|&cell| cell - direct as u32).collect();
+        numbers.drain(..direct);
+        Counts { keys, late: numbers, late_firsts }
+    }
+}
+
 /// The keys numbered.
-pub(super) struct Numbering {
+struct Numbering {
     /// Each distinct key in the order first seen (its number is its place),
     /// with the sum of its cells' weights.
-    pub(super) keys: KeyList,
+    keys: KeyList,
     /// Per cell: its key's number.
-    pub(super) numbers: Vec<u32>,
+    numbers: Vec<u32>,
     /// Per number: the first cell with the key.
-    pub(super) first_cells: Vec<u32>,
+    first_cells: Vec<u32>,
 }
 
 /// A cell moved to its partition.
@@ -49,7 +167,7 @@ struct Moved {
 
 /// Number `cells` cells, cell `c` having key `key(c)` and weighing
 /// `weight(c)`, in partitions of about `partition` cells.
-pub(super) fn number_in_partitions<'k>(
+fn number_in_partitions<'k>(
     cells: usize,
     key: impl Fn(usize) -> &'k [u8],
     weight: impl Fn(usize) -> u32,
@@ -197,30 +315,68 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    /// Each distinct key with its weight; each cell's number; each number's first cell.
+    /// Each distinct key with its weight; each occurrence's number; each number's first occurrence.
     type Numbered = (Vec<(Vec<u8>, u32)>, Vec<u32>, Vec<u32>);
 
-    /// One table filled in order, as the partitions must number.
+    /// One table filled in order, as a counter must number.
     fn in_one_table(keys: &[Vec<u8>], weights: &[u32]) -> Numbered {
         let mut numbers_of: HashMap<&[u8], usize> = HashMap::new();
         let (mut distinct, mut numbers, mut firsts) = (Vec::<(Vec<u8>, u32)>::new(), Vec::new(), Vec::new());
-        for (cell, key) in keys.iter().enumerate() {
+        for (at, key) in keys.iter().enumerate() {
             let number = *numbers_of.entry(key).or_insert_with(|| {
                 distinct.push((key.clone(), 0));
-                firsts.push(cell as u32);
+                firsts.push(at as u32);
                 distinct.len() - 1
             });
-            distinct[number].1 += weights[cell];
+            distinct[number].1 += weights[at];
             numbers.push(number as u32);
         }
         (distinct, numbers, firsts)
     }
 
+    /// Count `keys` with a counter, each occurrence's number filled in
+    /// from the late ones, each number's first occurrence from the new ones.
+    fn counted(keys: &[Vec<u8>], weights: &[u32], direct: usize, partition: usize) -> Numbered {
+        let mut counter = KeyCounter::new(direct, partition);
+        let mut now: Vec<Option<u32>> = Vec::new();
+        let mut firsts = Vec::new();
+        let mut written = 0;
+        for (at, key) in keys.iter().enumerate() {
+            let write = |out: &mut Vec<u8>| {
+                out.extend_from_slice(key);
+                true
+            };
+            match counter.count(write, weights[at]) {
+                Some(Counted::Now(number, new)) => {
+                    now.push(Some(number));
+                    if new {
+                        firsts.push(at as u32);
+                    }
+                }
+                Some(Counted::Later) => {
+                    now.push(None);
+                    written += 1;
+                }
+                None => panic!("every key is written"),
+            }
+        }
+        let Counts { keys: distinct, late, late_firsts } = counter.finish();
+        assert_eq!(late.len(), written);
+        // Occurrence `at` of the late ones, as a place among all of them.
+        let late_places: Vec<u32> = (0..keys.len() as u32).filter(|&at| now[at as usize].is_none()).collect();
+        firsts.extend(late_firsts.iter().map(|&late| late_places[late as usize]));
+        let mut late = late.into_iter();
+        let numbers = now.into_iter().map(|number| number.or_else(|| late.next()).expect("a number")).collect();
+        (distinct.iter().map(|(key, n)| (key.to_vec(), n)).collect(), numbers, firsts)
+    }
+
     #[test]
     fn partitions_number_as_one_table_filled_in_order() {
         // Keys that repeat near and far, of every length from empty up,
-        // weighed unevenly; partitions of 1 cell (4,096 of them), 7 cells
-        // and one partition for them all.
+        // weighed unevenly (1 for most, as `values.rs` weighs its cells);
+        // counted in one table throughout, and written down from the
+        // first, the third and the 500th distinct key on, in partitions
+        // planned for 1 key (4,096 of them), 7 keys and all keys.
         let keys: Vec<Vec<u8>> = (0..20_000u32)
             .map(|n| match n % 5 {
                 0 => format!("id-{n}").into_bytes(),
@@ -229,33 +385,54 @@ mod tests {
                 _ => format!("{}", (n * 7919) % 3001).into_bytes(),
             })
             .collect();
-        let weights: Vec<u32> = (0..keys.len() as u32).map(|n| 1 + n % 3).collect();
-        let (distinct, numbers, firsts) = in_one_table(&keys, &weights);
-        for partition in [1, 7, usize::MAX] {
-            let got = number_in_partitions(keys.len(), |cell| &keys[cell], |cell| weights[cell], partition);
-            let got_distinct: Vec<(Vec<u8>, u32)> = got.keys.iter().map(|(key, n)| (key.to_vec(), n)).collect();
-            assert_eq!(got_distinct, distinct, "partitions of {partition}");
-            assert_eq!(got.numbers, numbers, "partitions of {partition}");
-            assert_eq!(got.first_cells, firsts, "partitions of {partition}");
+        for weights in [vec![1; keys.len()], (0..keys.len() as u32).map(|n| 1 + n % 3).collect()] {
+            let expected = in_one_table(&keys, &weights);
+            for direct in [usize::MAX, 1, 3, 500] {
+                for partition in [1, 7, usize::MAX] {
+                    let got = counted(&keys, &weights, direct, partition);
+                    assert_eq!(got, expected, "direct {direct}, partitions of {partition}");
+                }
+            }
         }
     }
 
     #[test]
-    fn a_rank_counts_the_members_before_a_cell_across_words() {
+    fn a_value_without_a_key_is_not_counted_before_or_after_writing_down() {
+        let mut counter = KeyCounter::new(1, 1);
+        let none = |_: &mut Vec<u8>| false;
+        let key = |key: &'static [u8]| {
+            move |out: &mut Vec<u8>| {
+                out.extend_from_slice(key);
+                true
+            }
+        };
+        assert_eq!(counter.count(none, 1), None);
+        assert_eq!(counter.count(key(b"a"), 2), Some(Counted::Now(0, true)));
+        assert_eq!(counter.count(none, 1), None);
+        assert_eq!(counter.count(key(b"b"), 1), Some(Counted::Later));
+        assert_eq!(counter.count(key(b"a"), 1), Some(Counted::Later));
+        let Counts { keys, late, late_firsts } = counter.finish();
+        let keys: Vec<(&[u8], u32)> = keys.iter().collect();
+        assert_eq!(keys, [(&b"a"[..], 3), (&b"b"[..], 1)]);
+        assert_eq!((late, late_firsts), (vec![1, 0], vec![0]));
+    }
+
+    #[test]
+    fn a_rank_counts_the_members_before_an_occurrence_across_words() {
         // Members at both ends of a word and in the last, partial word.
         let ranks = Ranks::of(200, &[0, 5, 63, 64, 130, 199]);
-        let before: Vec<u32> = [0, 1, 5, 6, 63, 64, 65, 130, 131, 199].iter().map(|&cell| ranks.before(cell)).collect();
+        let before: Vec<u32> = [0, 1, 5, 6, 63, 64, 65, 130, 131, 199].iter().map(|&at| ranks.before(at)).collect();
         assert_eq!(before, [0, 1, 1, 2, 2, 3, 4, 4, 5, 5]);
     }
 
     #[test]
-    fn no_cells_are_no_keys() {
-        let got = number_in_partitions(0, |_| &b""[..], |_| 1, 4);
-        assert_eq!((got.keys.len(), got.numbers.len(), got.first_cells.len()), (0, 0, 0));
+    fn no_keys_are_counted_as_none() {
+        let Counts { keys, late, late_firsts } = KeyCounter::new(1, 1).finish();
+        assert_eq!((keys.len(), late.len(), late_firsts.len()), (0, 0, 0));
     }
 
     #[test]
-    fn the_partitions_are_few_for_few_cells_and_bounded_for_many() {
+    fn the_partitions_are_few_for_few_keys_and_bounded_for_many() {
         assert_eq!(partition_bits(4096, 4096), 0);
         assert_eq!(partition_bits(4097, 4096), 1);
         assert_eq!(partition_bits(1_000_000, 4096), 8);

@@ -11,17 +11,19 @@
 
 use serde_json::Value;
 
+use super::partition::{Counted, Counts, KeyCounter};
 use super::shape::Shape;
 use super::types::{takes, TypeTally};
+use super::values::CountLimits;
 use super::values::{DistinctCells, Seen};
 use crate::coerce::{coerce, CellRef, Coerced};
 use crate::contract::ColumnType;
 use crate::formats::Format;
-use crate::key_table::{KeyList, KeyTable};
+use crate::key_table::KeyList;
 use crate::py::value::Cell;
 use crate::py::{repr, text};
 use crate::source::Capped;
-use crate::value_key::write_key;
+use crate::value_key::append_key;
 
 /// How many exceptions a `mixed_types` finding quotes.
 pub(super) const FIRST_EXCEPTIONS: usize = 5;
@@ -31,6 +33,10 @@ pub(super) const EXAMPLES: usize = 3;
 
 /// The entry of a cell whose value has none (see [`ValueProfile::entries`]).
 pub(super) const NO_ENTRY: u32 = u32::MAX;
+
+/// The entry of a cell whose value was written down to be numbered once
+/// every value is read (see [`KeyCounter`]).
+const LATE_ENTRY: u32 = u32::MAX - 1;
 
 /// A value of a row whose cell does not take the type most of the column takes.
 pub(super) struct Exception {
@@ -100,11 +106,14 @@ pub(super) struct ValueProfile<'c> {
     /// One entry per distinct value (by equality key), numbered in the
     /// order first seen; `counts[n]` is how many values entry `n` has.
     distinct: DistinctValues<'c>,
-    /// The index that finds a value's entry while the values are read, for
+    /// What numbers each value's entry while the values are read, for
     /// every type but `string`: a string column's distinct cells (as
     /// written, `values.rs`) are its distinct values (compared as written),
-    /// so each is a new entry. Given up by [`ValueProfile::finish`].
-    index: Option<KeyTable>,
+    /// so each is a new entry. Given up by [`ValueProfile::finish`], which
+    /// numbers the entries it wrote down ([`LATE_ENTRY`]).
+    index: Option<KeyCounter>,
+    /// How many values each entry has (for every type but `string`, once
+    /// [`ValueProfile::finish`] has counted them).
     pub(super) counts: Vec<u32>,
     /// Per distinct cell (`values.rs`, by cell number): the entry of
     /// `distinct` its value has, or [`NO_ENTRY`] (a blank, or NaN). Two
@@ -137,13 +146,12 @@ pub(super) struct ValueProfile<'c> {
     /// The first few exceptions whatever the cap: the finding about them
     /// quotes them, and a finding does not depend on what is listed.
     pub(super) first_exceptions: Vec<Exception>,
-    scratch: Vec<u8>,
 }
 
 impl<'c> ValueProfile<'c> {
     /// The profile of a column whose values counted `tally`, and whose
     /// distinct cells are `cells`.
-    pub(super) fn new(tally: &TypeTally, cells: &'c DistinctCells, cap: Option<usize>) -> Self {
+    pub(super) fn new(tally: &TypeTally, cells: &'c DistinctCells, limits: CountLimits, cap: Option<usize>) -> Self {
         let read_as = tally.chosen().unwrap_or(ColumnType::Any);
         let formats = if read_as == ColumnType::String { Format::ALL.to_vec() } else { Vec::new() };
         let text = read_as == ColumnType::String;
@@ -154,7 +162,8 @@ impl<'c> ValueProfile<'c> {
             } else {
                 DistinctValues::Keys(KeyList::default())
             },
-            index: (!text).then(KeyTable::default),
+            // Not before the examples: they are the first entries.
+            index: (!text).then(|| KeyCounter::new(limits.direct.max(EXAMPLES), limits.partition)),
             counts: Vec::new(),
             entries: Vec::new(),
             unkeyed: 0,
@@ -170,7 +179,6 @@ impl<'c> ValueProfile<'c> {
             near: tally.mixed().map(|(near, _)| near),
             exceptions: Capped::new(cap),
             first_exceptions: Vec::new(),
-            scratch: Vec::new(),
         }
     }
 
@@ -257,32 +265,31 @@ impl<'c> ValueProfile<'c> {
     /// [`NO_ENTRY`] for a value with no key.
     fn add_distinct(&mut self, value: &Coerced<'_>, seen: &Seen<'_>) -> u32 {
         let count = u32::try_from(seen.count).unwrap_or(u32::MAX);
-        let next = u32::try_from(self.counts.len()).unwrap_or(u32::MAX);
         let entry = match (&mut self.distinct, &mut self.index) {
             (DistinctValues::Cells { numbers, .. }, _) => {
                 // Cells come in order: this one's number is how many came before.
                 numbers.push(u32::try_from(self.entries.len()).unwrap_or(u32::MAX));
-                self.counts.len()
+                self.counts.push(count);
+                u32::try_from(self.counts.len() - 1).unwrap_or(NO_ENTRY)
             }
-            (DistinctValues::Keys(_), Some(index)) => {
-                if !write_key(value, &mut self.scratch) {
+            (DistinctValues::Keys(_), Some(index)) => match index.count(|out| append_key(value, out), count) {
+                None => {
                     self.unkeyed += seen.count;
                     return NO_ENTRY;
                 }
-                index.get_or_insert(&self.scratch, next) as usize
-            }
+                // The examples are the first entries, which the index
+                // gives at once: it writes values down only past them.
+                Some(Counted::Later) => return LATE_ENTRY,
+                Some(Counted::Now(entry, false)) => return entry,
+                Some(Counted::Now(entry, true)) => entry,
+            },
             (DistinctValues::Keys(_), None) => return NO_ENTRY,
         };
-        if entry == self.counts.len() {
-            self.counts.push(count);
-            // In the order first seen, as the values' first rows are.
-            if self.examples.len() < EXAMPLES {
-                self.examples.push(seen.cell.to_value());
-            }
-        } else {
-            self.counts[entry] += count;
+        // A new entry. In the order first seen, as the values' first rows are.
+        if self.examples.len() < EXAMPLES {
+            self.examples.push(seen.cell.to_value());
         }
-        u32::try_from(entry).unwrap_or(NO_ENTRY)
+        entry
     }
 
     fn add_order(&mut self, value: &Coerced<'_>) {
@@ -306,7 +313,13 @@ impl<'c> ValueProfile<'c> {
     /// Every value is read: the index goes, the distinct values stay.
     pub(super) fn finish(&mut self) {
         if let Some(index) = self.index.take() {
-            self.distinct = DistinctValues::Keys(index.into_keys());
+            let Counts { keys, late, .. } = index.finish();
+            let mut late = late.into_iter();
+            for entry in self.entries.iter_mut().filter(|entry| **entry == LATE_ENTRY) {
+                *entry = late.next().unwrap_or(NO_ENTRY);
+            }
+            self.counts = keys.iter().map(|(_, count)| count).collect();
+            self.distinct = DistinctValues::Keys(keys);
         }
     }
 

@@ -23,9 +23,9 @@
 
 use serde_json::Value;
 
-use super::partition::{number_in_partitions, Numbering};
+use super::partition::{Counted, Counts, KeyCounter};
 use crate::coerce::CellRef;
-use crate::key_table::{hash, KeyList, KeyTable};
+use crate::key_table::KeyList;
 
 /// A cell's kind, the first byte of its key. A text cell's key is also the
 /// equality key of its value as text, which `profile.rs` relies on.
@@ -70,32 +70,29 @@ pub(super) struct CellCounter {
     columns: Vec<ColumnCounter>,
     /// Per row: its CSV line, or [`NO_LINE`].
     lines: Vec<u32>,
-    scratch: Vec<u8>,
 }
 
 /// One column's cells as the rows are read: counted, then, past the
-/// direct limit, written down.
-#[derive(Default)]
+/// direct limit, written down (`partition.rs`).
 struct ColumnCounter {
-    table: KeyTable,
-    /// Per entry of `table`: its first row and line.
+    counter: KeyCounter,
+    /// Per cell counted at once and new: its row and line.
     first: Vec<(u32, u32)>,
-    later: Option<Later>,
+    late: LateRows,
 }
 
-/// The cells of a column written down to be counted later, in row order.
-struct Later {
-    /// Each cell's key, one after another.
-    keys: Vec<u8>,
-    /// Where each key ends in `keys`.
-    ends: Vec<u32>,
-    /// Each cell's row: `first_row` and the rows after it, one cell per
-    /// row, until a row lacks the column; then every row, in `rows`.
+/// The rows of a column's written-down cells, one cell per row.
+#[derive(Default)]
+struct LateRows {
+    /// How many cells were written down.
+    cells: usize,
+    /// The first one's row: the cells are of that row and the rows after
+    /// it, until a row lacks the column; then every cell's row is in `rows`.
     first_row: u32,
     rows: Vec<u32>,
 }
 
-impl Later {
+impl LateRows {
     fn row(&self, cell: usize) -> u32 {
         match self.rows.get(cell) {
             Some(&row) => row,
@@ -104,13 +101,16 @@ impl Later {
     }
 
     fn note_row(&mut self, row: u32) {
-        let cell = self.ends.len();
-        if self.rows.is_empty() && row != self.first_row + cell as u32 {
+        let cell = self.cells;
+        if cell == 0 {
+            self.first_row = row;
+        } else if self.rows.is_empty() && row != self.first_row + cell as u32 {
             self.rows = (0..cell).map(|cell| self.first_row + cell as u32).collect();
         }
         if !self.rows.is_empty() {
             self.rows.push(row);
         }
+        self.cells += 1;
     }
 }
 
@@ -166,78 +166,59 @@ impl CellCounter {
     /// `None` when it is numbered once every row is read ([`CellCounter::finish`]).
     pub(super) fn add(&mut self, column: usize, cell: CellRef<'_>) -> Option<u32> {
         if column >= self.columns.len() {
-            self.columns.resize_with(column + 1, ColumnCounter::default);
+            let CountLimits { direct, partition } = self.limits;
+            self.columns.resize_with(column + 1, || ColumnCounter {
+                counter: KeyCounter::new(direct, partition),
+                first: Vec::new(),
+                late: LateRows::default(),
+            });
         }
         let row = at(self.lines.len().saturating_sub(1));
-        let counter = &mut self.columns[column];
-        if let Some(later) = &mut counter.later {
-            later.note_row(row);
-            write_key(cell, &mut later.keys);
-            later.ends.push(at(later.keys.len()));
-            return None;
-        }
-        self.scratch.clear();
-        write_key(cell, &mut self.scratch);
-        let (number, new) = counter.table.count_hashed(&self.scratch, hash(&self.scratch), 1);
-        if new {
-            counter.first.push((row, self.lines[row as usize]));
-            if counter.table.len() >= self.limits.direct {
-                counter.later =
-                    Some(Later { keys: Vec::new(), ends: Vec::new(), first_row: row + 1, rows: Vec::new() });
+        let column = &mut self.columns[column];
+        let written = |out: &mut Vec<u8>| {
+            write_key(cell, out);
+            true
+        };
+        match column.counter.count(written, 1) {
+            Some(Counted::Now(number, new)) => {
+                if new {
+                    column.first.push((row, self.lines[row as usize]));
+                }
+                Some(number)
+            }
+            // Written down (every cell has a key, so it is never `None`).
+            _ => {
+                column.late.note_row(row);
+                None
             }
         }
-        Some(number)
     }
 
     /// Every row is read: each of `columns` columns' distinct cells; for a
     /// column whose cells were written down, the numbers they have; and
     /// each row's line.
     pub(super) fn finish(self, columns: usize) -> (Vec<DistinctCells>, Vec<Option<LateNumbers>>, RowLines) {
-        let CellCounter { limits, columns: mut counters, lines, .. } = self;
-        counters.resize_with(columns.max(counters.len()), ColumnCounter::default);
-        let (cells, late) = counters
-            .into_iter()
-            .map(|counter| match counter.later {
-                None => (DistinctCells { keys: counter.table.into_keys(), first: counter.first }, None),
-                Some(later) => finish_later(counter.table, counter.first, &later, &lines, limits.partition),
-            })
-            .unzip();
+        let CellCounter { columns: counters, lines, .. } = self;
+        let (mut cells, mut late): (Vec<DistinctCells>, Vec<Option<LateNumbers>>) =
+            counters.into_iter().map(|counter| finish_column(counter, &lines)).unzip();
+        cells.resize_with(columns.max(cells.len()), DistinctCells::default);
+        late.resize_with(cells.len(), || None);
         (cells, late, RowLines(lines))
     }
 }
 
-/// Number a column's written-down cells, after the ones its table counted,
-/// in the order first seen (`partition.rs`).
-fn finish_later(
-    table: KeyTable,
-    mut first: Vec<(u32, u32)>,
-    later: &Later,
-    lines: &[u32],
-    partition: usize,
-) -> (DistinctCells, Option<LateNumbers>) {
-    let counted = table.into_keys();
-    let direct = counted.len();
-    // The table's cells first, each weighing its count so far, then every
-    // written-down cell once.
-    let key = |cell: usize| match cell.checked_sub(direct) {
-        None => counted.key(cell).unwrap_or_default(),
-        Some(cell) => {
-            let start = cell.checked_sub(1).map_or(0, |before| later.ends[before] as usize);
-            &later.keys[start..later.ends[cell] as usize]
-        }
-    };
-    let weight = |cell: usize| if cell < direct { counted.value(cell).unwrap_or(1) } else { 1 };
-    let Numbering { keys, mut numbers, first_cells } =
-        number_in_partitions(direct + later.ends.len(), key, weight, partition);
-    // The table's cells are distinct and come first, so they keep their
-    // numbers and first rows; each new cell's first row is its first cell's.
-    debug_assert!(first_cells.iter().take(direct).enumerate().all(|(at, &cell)| at == cell as usize));
-    for &cell in first_cells.get(direct..).unwrap_or_default() {
-        let row = later.row(cell as usize - direct);
+/// A column's distinct cells, in the order first seen, each with its
+/// first row; and, when cells were written down, the numbers they have.
+fn finish_column(column: ColumnCounter, lines: &[u32]) -> (DistinctCells, Option<LateNumbers>) {
+    let ColumnCounter { counter, mut first, late: rows } = column;
+    let Counts { keys, late, late_firsts } = counter.finish();
+    // Each new cell written down has its first row where it was written.
+    for cell in late_firsts {
+        let row = rows.row(cell as usize);
         first.push((row, lines[row as usize]));
     }
-    numbers.drain(..direct);
-    (DistinctCells { keys, first }, Some(LateNumbers { from_row: later.first_row as usize, numbers }))
+    let late = (rows.cells > 0).then_some(LateNumbers { from_row: rows.first_row as usize, numbers: late });
+    (DistinctCells { keys, first }, late)
 }
 
 /// One distinct cell as [`DistinctCells::each`] hands it out.
