@@ -40,20 +40,22 @@ impl KeyList {
     /// Add `key` with `value` at the end (whether it is already here is
     /// the caller's business).
     pub(crate) fn push(&mut self, key: &[u8], value: u32) {
-        let start = u32::try_from(self.arena.len()).unwrap_or(u32::MAX);
-        self.arena.extend_from_slice(key);
-        let len = u32::try_from(key.len()).unwrap_or(u32::MAX);
+        self.push_written(|arena| arena.extend_from_slice(key), value);
+    }
+
+    /// Add the key `write` writes at the end of the buffer it is given,
+    /// with `value`: a key made of parts is written in place, not copied.
+    pub(crate) fn push_written(&mut self, write: impl FnOnce(&mut Vec<u8>), value: u32) {
+        let start = self.arena.len();
+        write(&mut self.arena);
+        let len = u32::try_from(self.arena.len() - start).unwrap_or(u32::MAX);
+        let start = u32::try_from(start).unwrap_or(u32::MAX);
         self.entries.push(Entry { start, len, value });
     }
 
     /// How many keys the list holds.
     pub(crate) fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    /// The number of the key with entry number `entry`.
-    pub(crate) fn value(&self, entry: usize) -> Option<u32> {
-        self.entries.get(entry).map(|entry| entry.value)
     }
 
     /// Every key, to be changed in place (never in length), with its
@@ -211,6 +213,58 @@ impl KeyTable {
     }
 }
 
+/// Append `bytes` to `out`, as `extend_from_slice` does, but a slice of 4
+/// to 16 bytes as two words and a shorter one byte by byte.
+///
+/// In the wasm module a copy of a length not known when compiling is a
+/// `memory.copy`, which wasmtime runs as a call out of the module and back
+/// (tens of nanoseconds, for a copy of a few bytes). Keys are copied
+/// several times per cell of a million-row file, and most are short.
+#[inline]
+pub(crate) fn append_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    let len = bytes.len();
+    if len > 16 {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    if len < 4 {
+        for &byte in bytes {
+            out.push(byte);
+        }
+        return;
+    }
+    let mut block = [0u8; 16];
+    copy_bytes(&mut block[..len], bytes);
+    let start = out.len();
+    out.extend_from_slice(&block);
+    out.truncate(start + len);
+}
+
+/// Copy `src` into `dst`, of the same length, as `copy_from_slice` does but
+/// without a `memory.copy` for 4 to 16 bytes (see [`append_bytes`]): the
+/// first and the last 8 (or 4) bytes, which overlap or meet, each a copy
+/// of a length the compiler knows.
+#[inline]
+pub(crate) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let len = src.len();
+    match len {
+        8..=16 => {
+            dst[..8].copy_from_slice(&src[..8]);
+            dst[len - 8..][..8].copy_from_slice(&src[len - 8..][..8]);
+        }
+        4..=7 => {
+            dst[..4].copy_from_slice(&src[..4]);
+            dst[len - 4..][..4].copy_from_slice(&src[len - 4..][..4]);
+        }
+        0..=3 => {
+            for (to, &from) in dst.iter_mut().zip(src) {
+                *to = from;
+            }
+        }
+        _ => dst.copy_from_slice(src),
+    }
+}
+
 /// Whether `a` and `b` are the same bytes, compared eight at a time. (A
 /// slice's `==` calls `memcmp`, which the wasm module has as a loop over
 /// single bytes; keys here are mostly a few words long.)
@@ -246,9 +300,10 @@ pub(crate) fn hash(bytes: &[u8]) -> u32 {
     }
     let remainder = chunks.remainder();
     if !remainder.is_empty() {
-        let mut tail = [0u8; 8];
-        tail[..remainder.len()].copy_from_slice(remainder);
-        state = fold(state, u64::from_le_bytes(tail));
+        // The bytes as one little-endian word, shifted in rather than
+        // copied (see [`append_bytes`] on copies in the module).
+        let tail = remainder.iter().rev().fold(0u64, |word, &byte| (word << 8) | u64::from(byte));
+        state = fold(state, tail);
     }
     // fmix64
     state ^= state >> 33;
@@ -286,12 +341,29 @@ mod tests {
         assert_eq!(counted, [(&b"x"[..], 5), (&b"y"[..], 1)]);
         let mut keys = table.into_keys();
         assert_eq!((keys.key(1), keys.key(2), keys.len()), (Some(&b"y"[..]), None, 2));
-        assert_eq!((keys.value(0), keys.value(1), keys.value(2)), (Some(5), Some(1), None));
+        assert_eq!(keys.spans().map(|(_, value)| value).collect::<Vec<_>>(), [5, 1]);
         for (key, _) in keys.iter_mut() {
             key[0] = key[0].to_ascii_uppercase();
         }
         let changed: Vec<(&[u8], u32)> = keys.iter().collect();
         assert_eq!(changed, [(&b"X"[..], 5), (&b"Y"[..], 1)]);
+    }
+
+    #[test]
+    fn short_copies_copy_exactly_the_bytes_at_every_length() {
+        // Every length across the word boundaries and past the words, after
+        // a prefix that must stay.
+        let source: Vec<u8> = (1..=40u8).collect();
+        for len in 0..=source.len() {
+            let mut out = vec![0xAA, 0xBB];
+            append_bytes(&mut out, &source[..len]);
+            let mut expected = vec![0xAA, 0xBB];
+            expected.extend_from_slice(&source[..len]);
+            assert_eq!(out, expected, "length {len}");
+            let mut copied = vec![0u8; len];
+            copy_bytes(&mut copied, &source[..len]);
+            assert_eq!(copied, source[..len], "copied, length {len}");
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //! original order takes each cell's number back from its partition's next
 //! place, the reverse of the move.
 
-use crate::key_table::{hash, KeyList, KeyTable};
+use crate::key_table::{copy_bytes, hash, KeyList, KeyTable};
 
 /// At most this many bits of the hash choose a partition (4,096 partitions).
 const MOST_BITS: u32 = 12;
@@ -45,14 +45,68 @@ pub(super) struct KeyCounter {
     scratch: Vec<u8>,
 }
 
-/// The keys written down, one after another, in the order counted.
-#[derive(Default)]
+/// The keys written down, one after another: first the table's distinct
+/// keys as it held them when it was full (each weighing its count, which
+/// is then final: every key after is written down), then every key
+/// written down, in the order counted. A key's place here is its cell.
 struct WrittenDown {
     keys: Vec<u8>,
     /// Where each key ends in `keys`.
     ends: Vec<u32>,
-    /// Each key's weight; none while every weight has been 1.
-    weights: Option<Vec<u32>>,
+    /// The first cells' weights: the table's counts, and every written-down
+    /// key's too once one has weighed other than 1 (`weighted`); the cells
+    /// past these weigh 1.
+    weights: Vec<u32>,
+    weighted: bool,
+    /// How many of the cells are the table's keys.
+    direct: usize,
+}
+
+impl WrittenDown {
+    /// The table's keys, as the first cells.
+    fn of(table: &KeyList) -> WrittenDown {
+        let mut written = WrittenDown {
+            keys: table.arena().to_vec(),
+            ends: Vec::with_capacity(table.len()),
+            weights: Vec::with_capacity(table.len()),
+            weighted: false,
+            direct: table.len(),
+        };
+        // The table's keys lie one after another in its arena, in order.
+        for (span, count) in table.spans() {
+            written.ends.push(u32::try_from(span.end).unwrap_or(u32::MAX));
+            written.weights.push(count);
+        }
+        written
+    }
+
+    /// The key just written at the end of `keys` is the next cell, weighing `weight`.
+    fn note(&mut self, weight: u32) {
+        let cell = self.ends.len();
+        if weight != 1 && !self.weighted {
+            self.weights.resize(cell, 1);
+            self.weighted = true;
+        }
+        if self.weighted {
+            self.weights.push(weight);
+        }
+        self.ends.push(u32::try_from(self.keys.len()).unwrap_or(u32::MAX));
+    }
+
+    fn cells(&self) -> usize {
+        self.ends.len()
+    }
+
+    #[inline]
+    fn key(&self, cell: usize) -> &[u8] {
+        let start = if cell == 0 { 0 } else { self.ends[cell - 1] as usize };
+        &self.keys[start..self.ends[cell] as usize]
+    }
+
+    #[inline]
+    fn weight(&self, cell: usize) -> u32 {
+        self.weights.get(cell).copied().unwrap_or(1)
+    }
 }
 
 /// A key's number, when [`KeyCounter::count`] can tell it at once.
@@ -92,13 +146,7 @@ impl KeyCounter {
                 written.keys.truncate(start);
                 return None;
             }
-            if weight != 1 && written.weights.is_none() {
-                written.weights = Some(vec![1; written.ends.len()]);
-            }
-            if let Some(weights) = &mut written.weights {
-                weights.push(weight);
-            }
-            written.ends.push(u32::try_from(written.keys.len()).unwrap_or(u32::MAX));
+            written.note(weight);
             return Some(Counted::Later);
         }
         self.scratch.clear();
@@ -107,51 +155,18 @@ impl KeyCounter {
         }
         let (number, new) = self.table.count_hashed(&self.scratch, hash(&self.scratch), weight);
         if new && self.table.len() >= self.direct {
-            self.written = Some(WrittenDown::default());
+            self.written = Some(WrittenDown::of(std::mem::take(&mut self.table).keys()));
         }
         Some(Counted::Now(number, new))
     }
 
     /// Every key is in: number the keys written down, after the table's.
     pub(super) fn finish(self) -> Counts {
-        let counted = self.table.into_keys();
         let Some(written) = self.written else {
-            return Counts { keys: counted, late: Vec::new(), late_firsts: Vec::new() };
+            return Counts { keys: self.table.into_keys(), late: Vec::new(), late_firsts: Vec::new() };
         };
-        let direct = counted.len();
-        // The table's keys first, each weighing its count so far, then
-        // every key written down.
-        let key = |cell: usize| match cell.checked_sub(direct) {
-            None => counted.key(cell).unwrap_or_default(),
-            Some(cell) => {
-                let start = cell.checked_sub(1).map_or(0, |before| written.ends[before] as usize);
-                &written.keys[start..written.ends[cell] as usize]
-            }
-        };
-        let weight = |cell: usize| match cell.checked_sub(direct) {
-            None => counted.value(cell).unwrap_or(1),
-            Some(cell) => written.weights.as_ref().map_or(1, |weights| weights[cell]),
-        };
-        let Numbering { keys, mut numbers, first_cells } =
-            number_in_partitions(direct + written.ends.len(), key, weight, self.partition);
-        // The table's keys are distinct and come first, so they keep their numbers.
-        debug_assert!(first_cells.iter().take(direct).enumerate().all(|(at, &cell)| at == cell as usize));
-        let late_firsts =
-            first_cells.get(direct..).unwrap_or_default().iter().map(|&cell| cell - direct as u32).collect();
-        numbers.drain(..direct);
-        Counts { keys, late: numbers, late_firsts }
+        number_in_partitions(&written, self.partition)
     }
-}
-
-/// The keys numbered.
-struct Numbering {
-    /// Each distinct key in the order first seen (its number is its place),
-    /// with the sum of its cells' weights.
-    keys: KeyList,
-    /// Per cell: its key's number.
-    numbers: Vec<u32>,
-    /// Per number: the first cell with the key.
-    first_cells: Vec<u32>,
 }
 
 /// A cell moved to its partition.
@@ -165,14 +180,11 @@ struct Moved {
     hash: u32,
 }
 
-/// Number `cells` cells, cell `c` having key `key(c)` and weighing
-/// `weight(c)`, in partitions of about `partition` cells.
-fn number_in_partitions<'k>(
-    cells: usize,
-    key: impl Fn(usize) -> &'k [u8],
-    weight: impl Fn(usize) -> u32,
-    partition: usize,
-) -> Numbering {
+/// Number the cells written down, in partitions of about `partition` cells.
+fn number_in_partitions(written: &WrittenDown, partition: usize) -> Counts {
+    let cells = written.cells();
+    let key = |cell: usize| written.key(cell);
+    let weight = |cell: usize| written.weight(cell);
     let hashes: Vec<u32> = (0..cells).map(|cell| hash(key(cell))).collect();
     let bits = partition_bits(cells, partition);
     // The top `bits` bits: a table finds a slot by the low ones.
@@ -200,7 +212,7 @@ fn number_in_partitions<'k>(
         let part = part_of(hash);
         let bytes = key(cell);
         let end = next_byte[part] + bytes.len();
-        moved_keys[next_byte[part]..end].copy_from_slice(bytes);
+        copy_bytes(&mut moved_keys[next_byte[part]..end], bytes);
         next_byte[part] = end;
         moved[next_cell[part]] = Moved { cell: cell as u32, end: end as u32, hash };
         next_cell[part] += 1;
@@ -252,10 +264,12 @@ fn number_in_partitions<'k>(
     // to its partition, and a number met for the first time is a new key,
     // whose count is its partition's next entry's (entries are in the
     // order first seen within a partition).
+    // The table's keys are distinct and come first, so they keep their
+    // numbers; the rest are the late numbers.
     let (mut next_cell, mut next_entry) = (cell_starts, entry_starts);
     let mut keys = KeyList::with_capacity(counts.len(), distinct_bytes);
-    let mut first_cells = Vec::with_capacity(counts.len());
-    let mut numbers = Vec::with_capacity(cells);
+    let mut late_firsts = Vec::with_capacity(counts.len().saturating_sub(written.direct));
+    let mut late = Vec::with_capacity(cells - written.direct);
     for (cell, &hash) in hashes.iter().enumerate() {
         let part = part_of(hash);
         let number = entries_of[next_cell[part]];
@@ -263,11 +277,16 @@ fn number_in_partitions<'k>(
         if number as usize == keys.len() {
             keys.push(key(cell), counts[next_entry[part]]);
             next_entry[part] += 1;
-            first_cells.push(cell as u32);
+            if let Some(late_cell) = cell.checked_sub(written.direct) {
+                late_firsts.push(late_cell as u32);
+            }
         }
-        numbers.push(number);
+        if cell >= written.direct {
+            late.push(number);
+        }
     }
-    Numbering { keys, numbers, first_cells }
+    debug_assert!(keys.len() >= written.direct && late_firsts.len() == keys.len() - written.direct);
+    Counts { keys, late, late_firsts }
 }
 
 /// The rank of a cell among a set of cells: one bit per cell, and per

@@ -62,7 +62,6 @@ pub(super) struct Structure {
     has_cells: bool,
     /// Its cells as `(column, cell number)`.
     cells: Vec<(u32, u32)>,
-    key: Vec<u8>,
 }
 
 impl Structure {
@@ -78,7 +77,6 @@ impl Structure {
             row: 0,
             has_cells: false,
             cells: Vec::new(),
-            key: Vec::new(),
         }
     }
 
@@ -147,16 +145,18 @@ impl Structure {
         // A row of columns 0, 1, 2, ... in order (every CSV record within
         // its header) is its cell numbers alone; any other row lists its
         // columns too. The first byte says which, so the two never meet.
-        self.key.clear();
         let positional = self.cells.iter().enumerate().all(|(at, &(column, _))| column as usize == at);
-        self.key.push(u8::from(positional));
-        for &(column, number) in &self.cells {
-            if !positional {
-                self.key.extend_from_slice(&column.to_le_bytes());
+        let cells = &self.cells;
+        let write = |key: &mut Vec<u8>| {
+            key.push(u8::from(positional));
+            for &(column, number) in cells {
+                if !positional {
+                    key.extend_from_slice(&column.to_le_bytes());
+                }
+                key.extend_from_slice(&number.to_le_bytes());
             }
-            self.key.extend_from_slice(&number.to_le_bytes());
-        }
-        self.rows.push(&self.key, u32::try_from(self.row).unwrap_or(u32::MAX));
+        };
+        self.rows.push_written(write, u32::try_from(self.row).unwrap_or(u32::MAX));
     }
 
     /// How many rows were kept: every row with cells (a JSON row that is

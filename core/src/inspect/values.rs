@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use super::partition::{Counted, Counts, KeyCounter};
 use crate::coerce::CellRef;
-use crate::key_table::KeyList;
+use crate::key_table::{append_bytes, KeyList};
 
 /// A cell's kind, the first byte of its key. A text cell's key is also the
 /// equality key of its value as text, which `profile.rs` relies on.
@@ -142,7 +142,7 @@ fn write_key(cell: CellRef<'_>, out: &mut Vec<u8>) {
         CellRef::Null => out.push(NULL),
         CellRef::Text(text) => {
             out.push(TEXT);
-            out.extend_from_slice(text.as_bytes());
+            append_bytes(out, text.as_bytes());
         }
         CellRef::Json(value) => {
             out.push(JSON);

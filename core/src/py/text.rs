@@ -34,13 +34,19 @@ pub(crate) fn is_space(c: char) -> bool {
 }
 
 /// Python `s.strip()` with no argument: drops leading and trailing [`is_space`] characters.
+#[inline]
 pub(crate) fn strip(s: &str) -> &str {
     // Most text starts and ends with a visible ASCII character, which is
-    // never a space: then there is nothing to strip, and nothing to look up.
+    // never a space: then there is nothing to strip, and nothing to look up
+    // (and, inlined, no call: a cell's text is stripped several times).
     let visible = |b: Option<&u8>| b.is_some_and(|&b| b > b' ' && b.is_ascii());
     if visible(s.as_bytes().first()) && visible(s.as_bytes().last()) {
         return s;
     }
+    strip_spaces(s)
+}
+
+fn strip_spaces(s: &str) -> &str {
     s.trim_matches(is_space)
 }
 
