@@ -9,6 +9,12 @@
 //! `values.rs`, which numbers each column's distinct cells as written; so
 //! each row is kept as four bytes per cell, not as its text.
 //!
+//! While every row has the same columns in the same order (a CSV file with
+//! no ragged record, JSON objects with the same keys in the same order),
+//! the rows are kept column by column, four bytes per cell and nothing per
+//! row, and a row's key is made only for a row that is looked up; the first
+//! row that differs turns them into keys.
+//!
 //! Rows are compared once every row is read ([`Structure::finish`]), and
 //! only those that may repeat another: a row that is the only one with its
 //! value in some column repeats no row. So the column with the most such
@@ -55,8 +61,8 @@ pub(super) struct Structure {
     pub(super) first_repeat: Option<Repeat>,
     pub(super) not_objects: usize,
     pub(super) first_not_object: Option<NotObject>,
-    /// Each row with cells, as its key (see [`Structure::end_row`]) and index.
-    rows: KeyList,
+    /// Each row with cells.
+    rows: RowCells,
     /// The row being read: its index and whether it has cells.
     row: usize,
     has_cells: bool,
@@ -73,7 +79,7 @@ impl Structure {
             first_repeat: None,
             not_objects: 0,
             first_not_object: None,
-            rows: KeyList::default(),
+            rows: RowCells::Dense { columns: Vec::new(), rows: 0 },
             row: 0,
             has_cells: false,
             cells: Vec::new(),
@@ -117,46 +123,65 @@ impl Structure {
         if late.is_empty() {
             return;
         }
-        let mut next = vec![0usize; late.len()];
-        for (key, row) in self.rows.iter_mut() {
-            for (&(column, numbers), next) in late.iter().zip(&mut next) {
-                if (row as usize) < numbers.from_row {
-                    continue;
-                }
-                if let Some(at) = number_at(key, column) {
-                    debug_assert_eq!(key[at..at + 4], LATE.to_le_bytes());
-                    let number = numbers.numbers.get(*next).copied().unwrap_or(LATE);
-                    key[at..at + 4].copy_from_slice(&number.to_le_bytes());
-                    *next += 1;
+        match &mut self.rows {
+            RowCells::Dense { columns, .. } => {
+                // Every row has every column: from its first late cell on, a
+                // column's cells are all late, one number each.
+                for &(column, numbers) in &late {
+                    let cells = columns[column].iter_mut().skip(numbers.from_row).filter(|cell| **cell == LATE);
+                    for (cell, &number) in cells.zip(&numbers.numbers) {
+                        *cell = number;
+                    }
+                    debug_assert!(!columns[column].contains(&LATE));
                 }
             }
+            RowCells::Keyed(rows) => {
+                let mut next = vec![0usize; late.len()];
+                for (key, row) in rows.iter_mut() {
+                    for (&(column, numbers), next) in late.iter().zip(&mut next) {
+                        if (row as usize) < numbers.from_row {
+                            continue;
+                        }
+                        if let Some(at) = number_at(key, column) {
+                            debug_assert_eq!(key[at..at + 4], LATE.to_le_bytes());
+                            let number = numbers.numbers.get(*next).copied().unwrap_or(LATE);
+                            key[at..at + 4].copy_from_slice(&number.to_le_bytes());
+                            *next += 1;
+                        }
+                    }
+                }
+                debug_assert!(late.iter().zip(&next).all(|((_, numbers), &used)| used == numbers.numbers.len()));
+            }
         }
-        debug_assert!(late.iter().zip(&next).all(|((_, numbers), &used)| used == numbers.numbers.len()));
     }
 
     /// The row is read: it is kept, as its columns and cell numbers.
     pub(super) fn end_row(&mut self) {
         if !self.has_cells {
+            // Column by column, a kept row's place is its index: no longer.
+            self.rows.make_keyed();
             return;
         }
+        if let RowCells::Dense { columns, rows } = &mut self.rows {
+            if *rows == 0 {
+                columns.resize_with(self.cells.len(), Vec::new);
+            }
+            let same = self.cells.len() == columns.len()
+                && self.cells.iter().enumerate().all(|(at, &(column, _))| column as usize == at);
+            if same && *rows == self.row {
+                for (cells, &(_, number)) in columns.iter_mut().zip(&self.cells) {
+                    cells.push(number);
+                }
+                *rows += 1;
+                return;
+            }
+        }
+        self.rows.make_keyed();
+        let RowCells::Keyed(rows) = &mut self.rows else { return };
         if !self.cells.windows(2).all(|pair| pair[0].0 < pair[1].0) {
             self.cells.sort_unstable_by_key(|&(column, _)| column);
         }
-        // A row of columns 0, 1, 2, ... in order (every CSV record within
-        // its header) is its cell numbers alone; any other row lists its
-        // columns too. The first byte says which, so the two never meet.
-        let positional = self.cells.iter().enumerate().all(|(at, &(column, _))| column as usize == at);
-        let cells = &self.cells;
-        let write = |key: &mut Vec<u8>| {
-            key.push(u8::from(positional));
-            for &(column, number) in cells {
-                if !positional {
-                    key.extend_from_slice(&column.to_le_bytes());
-                }
-                key.extend_from_slice(&number.to_le_bytes());
-            }
-        };
-        self.rows.push_written(write, u32::try_from(self.row).unwrap_or(u32::MAX));
+        rows.push_written(|key| write_row_key(&self.cells, key), u32::try_from(self.row).unwrap_or(u32::MAX));
     }
 
     /// How many rows were kept: every row with cells (a JSON row that is
@@ -168,7 +193,7 @@ impl Structure {
     /// Per kept row, in row order: its cell numbers in columns `a` and `b`,
     /// or `None` for a row without either.
     pub(super) fn cell_pairs(&self, a: usize, b: usize) -> impl Iterator<Item = Option<(u32, u32)>> + '_ {
-        self.rows.iter().map(move |(key, _)| Some((cell_number(key, a)?, cell_number(key, b)?)))
+        (0..self.rows.len()).map(move |kept| Some((self.rows.cell(kept, a)?, self.rows.cell(kept, b)?)))
     }
 
     /// Every row is read, `cells` holds each column's distinct cells and
@@ -181,24 +206,101 @@ impl Structure {
             .enumerate()
             .max_by_key(|(at, cells)| (cells.singletons(), std::cmp::Reverse(*at)))
             .map(|(at, cells)| (at, cells.shared()));
-        let alone = |key: &[u8]| {
+        let rows = &self.rows;
+        let alone = |kept: usize| {
             // A row without the column may repeat another row without it.
             filter.as_ref().is_some_and(|(column, shared)| {
-                cell_number(key, *column).is_some_and(|number| !shared.get(number as usize).copied().unwrap_or(true))
+                rows.cell(kept, *column).is_some_and(|number| !shared.get(number as usize).copied().unwrap_or(true))
             })
         };
         let mut seen = KeyTable::default();
-        for (key, row) in self.rows.iter() {
-            if alone(key) {
+        let mut key = Vec::new();
+        for kept in 0..rows.len() {
+            if alone(kept) {
                 continue;
             }
-            let first = seen.get_or_insert(key, row) as usize;
+            let row = rows.key(kept, &mut key);
+            let first = seen.get_or_insert(&key, row) as usize;
             if first != row as usize {
                 let repeat = Repeat { row: row as usize, line: lines.line(row as usize), first };
                 self.first_repeat.get_or_insert(repeat);
                 push(&mut self.repeats, || repeat);
             }
         }
+    }
+}
+
+/// Each kept row's cells, in the order read: column by column while every
+/// row has the same columns 0, 1, 2, ... in order, else each row as its key.
+enum RowCells {
+    /// Per column, each row's cell number; `rows` rows, each kept row's
+    /// index its place (every row so far was kept).
+    Dense { columns: Vec<Vec<u32>>, rows: usize },
+    /// Each row's key (see [`write_row_key`]), with its index.
+    Keyed(KeyList),
+}
+
+impl RowCells {
+    fn len(&self) -> usize {
+        match self {
+            RowCells::Dense { rows, .. } => *rows,
+            RowCells::Keyed(rows) => rows.len(),
+        }
+    }
+
+    /// The cell number of the `kept`-th kept row in `column`, if it has the column.
+    fn cell(&self, kept: usize, column: usize) -> Option<u32> {
+        match self {
+            RowCells::Dense { columns, .. } => columns.get(column)?.get(kept).copied(),
+            RowCells::Keyed(rows) => cell_number(rows.key(kept)?, column),
+        }
+    }
+
+    /// The key of the `kept`-th kept row, written into `key`; returns its index.
+    fn key(&self, kept: usize, key: &mut Vec<u8>) -> u32 {
+        key.clear();
+        match self {
+            RowCells::Dense { columns, .. } => {
+                // The key `write_row_key` writes for a row of columns in order.
+                key.push(1);
+                for cells in columns {
+                    key.extend_from_slice(&cells[kept].to_le_bytes());
+                }
+                u32::try_from(kept).unwrap_or(u32::MAX)
+            }
+            RowCells::Keyed(rows) => {
+                key.extend_from_slice(rows.key(kept).unwrap_or_default());
+                rows.value(kept).unwrap_or(u32::MAX)
+            }
+        }
+    }
+
+    /// Keep every row as its key from now on.
+    fn make_keyed(&mut self) {
+        let RowCells::Dense { columns, rows } = self else { return };
+        let mut keyed = KeyList::with_capacity(*rows, *rows * (1 + 4 * columns.len()));
+        let mut cells = Vec::with_capacity(columns.len());
+        for kept in 0..*rows {
+            cells.clear();
+            cells.extend(columns.iter().enumerate().map(|(column, numbers)| (column as u32, numbers[kept])));
+            keyed.push_written(|key| write_row_key(&cells, key), u32::try_from(kept).unwrap_or(u32::MAX));
+        }
+        *self = RowCells::Keyed(keyed);
+    }
+}
+
+/// Write the key of a row whose cells are `cells`, as `(column, number)` in
+/// column order. A row of columns 0, 1, 2, ... in order (every CSV record
+/// within its header) is its cell numbers alone; any other row lists its
+/// columns too. The first byte says which, so the two never meet.
+fn write_row_key(cells: &[(u32, u32)], key: &mut Vec<u8>) {
+    let positional = cells.iter().enumerate().all(|(at, &(column, _))| column as usize == at);
+    key.push(u8::from(positional));
+    for &(column, number) in cells {
+        if !positional {
+            key.extend_from_slice(&column.to_le_bytes());
+        }
+        key.extend_from_slice(&number.to_le_bytes());
     }
 }
 

@@ -349,6 +349,33 @@ fn repeated_rows_are_found_whichever_column_rules_rows_out() {
 }
 
 #[test]
+fn rows_kept_column_by_column_and_as_keys_are_compared_alike() {
+    // Rows 0-2 have the header's columns in order, so they are kept column
+    // by column; row 3 is ragged (its extra field is a column of its own)
+    // and turns every row into a key. Row 2 repeats row 0 before that turn,
+    // row 4 repeats row 1 across it, row 5 repeats row 3 after it, and row
+    // 6 lacks row 3's extra field. A JSON row that is not an object (row 2
+    // of the second dataset) turns them too. With cells counted at once,
+    // and with all but the first written down and numbered after the rows
+    // are read (filled in before or after the turn).
+    let csv = "id,n\n1,a\n2,b\n1,a\n3,c,extra\n2,b\n3,c,extra\n3,c\n";
+    let rows = json!([{"a": 1}, {"a": 1}, 5, {"a": 1}, {"a": 2}]);
+    for limits in [super::values::CountLimits::default(), super::values::CountLimits { direct: 1, partition: 1 }] {
+        let repeats = |data: Value| -> Vec<(u64, u64)> {
+            let result = super::inspect_counting(data, limits).unwrap_or_else(|err| panic!("{}", err.message));
+            result["duplicate_rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| (r["row_index"].as_u64().unwrap(), r["first_row_index"].as_u64().unwrap()))
+                .collect()
+        };
+        assert_eq!(repeats(json!({"csv": csv})), [(2, 0), (4, 1), (5, 3)], "direct {}", limits.direct);
+        assert_eq!(repeats(json!({"rows": rows})), [(1, 0), (3, 0)], "direct {}", limits.direct);
+    }
+}
+
+#[test]
 fn cells_counted_after_the_rows_are_read_give_the_same_result() {
     // A column with more distinct cells than the direct limit has the rest
     // written down and numbered in partitions once every row is read
