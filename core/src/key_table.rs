@@ -146,13 +146,6 @@ impl KeyTable {
         }
     }
 
-    /// Forget every key, keeping the memory for the next ones.
-    pub(crate) fn clear(&mut self) {
-        self.keys.arena.clear();
-        self.keys.entries.clear();
-        self.slots.fill(0);
-    }
-
     /// Whether the table holds `key`.
     pub(crate) fn contains(&self, key: &[u8]) -> bool {
         !self.slots.is_empty() && self.probe(key, hash(key)).is_ok()
@@ -281,7 +274,7 @@ pub(crate) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
 /// Whether `a` and `b` are the same bytes, compared eight at a time. (A
 /// slice's `==` calls `memcmp`, which the wasm module has as a loop over
 /// single bytes; keys here are mostly a few words long.)
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -397,19 +390,6 @@ mod tests {
                 assert!(!same_bytes(key, &key[..len - 1]), "length {len} against {}", len - 1);
             }
         }
-    }
-
-    #[test]
-    fn a_cleared_table_forgets_its_keys_and_numbers_anew() {
-        let mut table = KeyTable::default();
-        for n in 0..100u32 {
-            table.get_or_insert(&n.to_le_bytes(), n);
-        }
-        table.clear();
-        assert_eq!(table.len(), 0);
-        assert!(!table.contains(&7u32.to_le_bytes()));
-        assert_eq!(table.count_hashed(b"k", hash(b"k"), 1), (0, true));
-        assert_eq!(table.count_hashed(&7u32.to_le_bytes(), hash(&7u32.to_le_bytes()), 1), (1, true));
     }
 
     #[test]

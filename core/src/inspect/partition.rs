@@ -20,7 +20,7 @@
 //! original order takes each cell's number back from its partition's next
 //! place, the reverse of the move.
 
-use crate::key_table::{copy_bytes, hash, KeyList, KeyTable};
+use crate::key_table::{copy_bytes, hash, same_bytes, KeyList, KeyTable};
 
 /// At most this many bits of the hash choose a partition (4,096 partitions).
 const MOST_BITS: u32 = 12;
@@ -228,22 +228,26 @@ fn number_in_partitions(written: &WrittenDown, partition: usize) -> Counts {
     // The bytes of the distinct keys, so that their list is made once at its size.
     let mut distinct_bytes = 0;
     let mut entry_starts = vec![0usize; parts + 1];
-    let mut table = KeyTable::default();
+    let mut table = PartitionTable::default();
     for part in 0..parts {
-        table.clear();
-        let mut start = byte_starts[part];
         let range = cell_starts[part]..cell_starts[part + 1];
+        table.reset(range.len());
+        let first_entry = counts.len();
+        let mut start = byte_starts[part] as u32;
         for (moved, entry_of) in moved[range.clone()].iter().zip(&mut entries_of[range]) {
-            let cell = moved.cell as usize;
-            let (entry, new) = table.count_hashed(&moved_keys[start..moved.end as usize], moved.hash, weight(cell));
+            let weight = weight(moved.cell as usize);
+            let (entry, new) = table.entry(&moved_keys, start..moved.end, moved.hash);
             if new {
                 first_of.push(moved.cell);
-                distinct_bytes += moved.end as usize - start;
+                counts.push(weight);
+                distinct_bytes += (moved.end - start) as usize;
+            } else {
+                let count = &mut counts[first_entry + entry as usize];
+                *count = count.saturating_add(weight);
             }
             *entry_of = entry;
-            start = moved.end as usize;
+            start = moved.end;
         }
-        counts.extend(table.keys().iter().map(|(_, count)| count));
         entry_starts[part + 1] = counts.len();
     }
     drop((moved, moved_keys, table));
@@ -287,6 +291,53 @@ fn number_in_partitions(written: &WrittenDown, partition: usize) -> Counts {
     }
     debug_assert!(keys.len() >= written.direct && late_firsts.len() == keys.len() - written.direct);
     Counts { keys, late, late_firsts }
+}
+
+/// One partition's distinct keys, each found by its hash: as a
+/// [`KeyTable`] does, but a key is where its first occurrence lies among
+/// the moved keys, not a copy of it, and the table is sized for its
+/// partition once, so it never grows.
+#[derive(Default)]
+struct PartitionTable {
+    /// Per slot, 0 when empty, else the key's hash in the high half and
+    /// its entry + 1 in the low half. A power of two long, at most half full.
+    slots: Vec<u64>,
+    /// Per entry: where its key lies.
+    spans: Vec<std::ops::Range<u32>>,
+}
+
+impl PartitionTable {
+    /// Empty, with room for a partition of `keys` keys.
+    fn reset(&mut self, keys: usize) {
+        self.slots.clear();
+        self.slots.resize((keys * 2).next_power_of_two().max(16), 0);
+        self.spans.clear();
+    }
+
+    /// The entry of the key at `span` of `bytes`, whose hash is `hash`,
+    /// and whether it is new.
+    fn entry(&mut self, bytes: &[u8], span: std::ops::Range<u32>, hash: u32) -> (u32, bool) {
+        let key = &bytes[span.start as usize..span.end as usize];
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let held = self.slots[slot];
+            if held == 0 {
+                let entry = u32::try_from(self.spans.len()).unwrap_or(u32::MAX);
+                self.spans.push(span);
+                self.slots[slot] = (u64::from(hash) << 32) | u64::from(entry + 1);
+                return (entry, true);
+            }
+            if (held >> 32) as u32 == hash {
+                let entry = held as u32 - 1;
+                let other = &self.spans[entry as usize];
+                if same_bytes(&bytes[other.start as usize..other.end as usize], key) {
+                    return (entry, false);
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
 }
 
 /// The rank of a cell among a set of cells: one bit per cell, and per
