@@ -250,7 +250,7 @@ pub(crate) fn append_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
 /// without a `memory.copy` for 4 to 16 bytes (see [`append_bytes`]): the
 /// first and the last 8 (or 4) bytes, which overlap or meet, each a copy
 /// of a length the compiler knows.
-#[inline]
+#[inline(always)]
 pub(crate) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
     let len = src.len();
     match len {

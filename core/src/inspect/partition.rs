@@ -140,18 +140,23 @@ impl KeyCounter {
     /// `weight` times; `None`, and nothing counted, when `write` says the
     /// value has no key (and writes none).
     pub(super) fn count(&mut self, write: impl FnOnce(&mut Vec<u8>) -> bool, weight: u32) -> Option<Counted> {
-        if let Some(written) = &mut self.written {
-            let start = written.keys.len();
-            if !write(&mut written.keys) {
-                written.keys.truncate(start);
-                return None;
+        // One place `write` is called, so that it is inlined (called from
+        // two, it was a call per cell in the module).
+        let buffer = match &mut self.written {
+            Some(written) => &mut written.keys,
+            None => {
+                self.scratch.clear();
+                &mut self.scratch
             }
+        };
+        let start = buffer.len();
+        if !write(buffer) {
+            buffer.truncate(start);
+            return None;
+        }
+        if let Some(written) = &mut self.written {
             written.note(weight);
             return Some(Counted::Later);
-        }
-        self.scratch.clear();
-        if !write(&mut self.scratch) {
-            return None;
         }
         let (number, new) = self.table.count_hashed(&self.scratch, hash(&self.scratch), weight);
         if new && self.table.len() >= self.direct {

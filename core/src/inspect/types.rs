@@ -178,6 +178,7 @@ fn taken_by(cell: CellRef<'_>) -> [bool; 5] {
 /// `infinity` or `nan` in any case; text that starts with another ASCII
 /// character is no number. Anything else goes to the real parsers (a
 /// non-ASCII character may be a Unicode digit, which Python reads).
+#[inline]
 fn may_be_numeric(stripped: &str) -> bool {
     let unsigned = stripped.strip_prefix(['+', '-']).unwrap_or(stripped);
     match unsigned.as_bytes().first() {

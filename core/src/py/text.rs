@@ -34,7 +34,7 @@ pub(crate) fn is_space(c: char) -> bool {
 }
 
 /// Python `s.strip()` with no argument: drops leading and trailing [`is_space`] characters.
-#[inline]
+#[inline(always)]
 pub(crate) fn strip(s: &str) -> &str {
     // Most text starts and ends with a visible ASCII character, which is
     // never a space: then there is nothing to strip, and nothing to look up
