@@ -34,6 +34,10 @@ pub(crate) fn is_space(c: char) -> bool {
 }
 
 /// Python `s.strip()` with no argument: drops leading and trailing [`is_space`] characters.
+// Measured: with `#[inline]` alone the module still called it, once per
+// cell and more (3% of `inspect_dataset`'s samples); inlined, `validate_rows`
+// on a million rows took 2.5% less fuel.
+#[allow(clippy::inline_always)]
 #[inline(always)]
 pub(crate) fn strip(s: &str) -> &str {
     // Most text starts and ends with a visible ASCII character, which is
