@@ -190,19 +190,23 @@ fn number_in_partitions(written: &WrittenDown, partition: usize) -> Counts {
     let cells = written.cells();
     let key = |cell: usize| written.key(cell);
     let weight = |cell: usize| written.weight(cell);
-    let hashes: Vec<u32> = (0..cells).map(|cell| hash(key(cell))).collect();
     let bits = partition_bits(cells, partition);
     // The top `bits` bits: a table finds a slot by the low ones.
     let part_of = |hash: u32| ((u64::from(hash) << bits) >> 32) as usize;
     let parts = 1usize << bits;
 
-    // Where each partition's cells and key bytes start, once moved.
+    // Each cell's hash; and where each partition's cells and key bytes
+    // start, once moved.
+    let mut hashes: Vec<u32> = Vec::with_capacity(cells);
     let mut cell_starts = vec![0usize; parts + 1];
     let mut byte_starts = vec![0usize; parts + 1];
-    for (cell, &hash) in hashes.iter().enumerate() {
+    for cell in 0..cells {
+        let bytes = key(cell);
+        let hash = hash(bytes);
+        hashes.push(hash);
         let part = part_of(hash);
         cell_starts[part + 1] += 1;
-        byte_starts[part + 1] += key(cell).len();
+        byte_starts[part + 1] += bytes.len();
     }
     for part in 0..parts {
         cell_starts[part + 1] += cell_starts[part];
