@@ -3,8 +3,10 @@
 //!
 //! Looking every key up in one table as it comes is a wait on memory per
 //! key once the table is far larger than the processor's cache (a column
-//! of a million ids makes a table of tens of megabytes). So the keys are
-//! first moved, by the top bits of their hash, into partitions of a few
+//! of a million ids makes a table of tens of megabytes). So a
+//! [`KeyCounter`] counts in one table only while it is small, and writes
+//! the keys after that down; once every key is in, they are moved, by the
+//! top bits of their hash, into partitions of a few
 //! thousand (one sequential pass that writes to a few hundred places at
 //! once), and each partition is counted in a table that stays in the cache.
 //! The numbers, counts and first places are exactly those of one table
