@@ -79,6 +79,11 @@ impl KeyList {
         self.spans().map(|(span, value)| (&self.arena[span], value))
     }
 
+    /// Every key's number, in the order added.
+    pub(crate) fn values(&self) -> impl Iterator<Item = u32> + '_ {
+        self.entries.iter().map(|entry| entry.value)
+    }
+
     /// The number of the key with entry number `entry`.
     pub(crate) fn value(&self, entry: usize) -> Option<u32> {
         self.entries.get(entry).map(|entry| entry.value)

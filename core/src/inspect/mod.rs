@@ -194,10 +194,11 @@ fn summarise<'v, 'c>(
     limits: CountLimits,
     cap: Option<usize>,
 ) -> (TypeTally, ValueProfile<'c>) {
+    let read = cells.read();
     let mut tally = TypeTally::default();
-    cells.each(first_value, |seen| tally.add(seen.cell, seen.count));
+    read.each(first_value, |seen| tally.add(seen.cell, seen.count));
     let mut profile = ValueProfile::new(&tally, cells, limits, cap);
-    cells.each(first_value, |seen| profile.add(&seen));
+    read.each(first_value, |seen| profile.add(&seen));
     profile.finish();
     (tally, profile)
 }

@@ -128,11 +128,11 @@ impl Structure {
                 // Every row has every column: from its first late cell on, a
                 // column's cells are all late, one number each.
                 for &(column, numbers) in &late {
-                    let cells = columns[column].iter_mut().skip(numbers.from_row).filter(|cell| **cell == LATE);
-                    for (cell, &number) in cells.zip(&numbers.numbers) {
+                    let cells = columns[column].get_mut(numbers.from_row..).unwrap_or_default();
+                    debug_assert!(cells.len() == numbers.numbers.len() && cells.iter().all(|&cell| cell == LATE));
+                    for (cell, &number) in cells.iter_mut().zip(&numbers.numbers) {
                         *cell = number;
                     }
-                    debug_assert!(!columns[column].contains(&LATE));
                 }
             }
             RowCells::Keyed(rows) => {
@@ -207,10 +207,19 @@ impl Structure {
             .max_by_key(|(at, cells)| (cells.singletons(), std::cmp::Reverse(*at)))
             .map(|(at, cells)| (at, cells.shared()));
         let rows = &self.rows;
+        // Column by column, the filter column's cells are at hand as one slice.
+        let dense = match (rows, &filter) {
+            (RowCells::Dense { columns, .. }, Some((column, _))) => columns.get(*column).map(Vec::as_slice),
+            _ => None,
+        };
         let alone = |kept: usize| {
             // A row without the column may repeat another row without it.
             filter.as_ref().is_some_and(|(column, shared)| {
-                rows.cell(kept, *column).is_some_and(|number| !shared.get(number as usize).copied().unwrap_or(true))
+                let number = match dense {
+                    Some(cells) => cells.get(kept).copied(),
+                    None => rows.cell(kept, *column),
+                };
+                number.is_some_and(|number| !shared.get(number as usize).copied().unwrap_or(true))
             })
         };
         let mut seen = KeyTable::default();

@@ -239,14 +239,31 @@ impl DistinctCells {
 
     /// How many cells only one row has.
     pub(super) fn singletons(&self) -> usize {
-        self.keys.iter().filter(|&(_, count)| count == 1).count()
+        self.keys.values().filter(|&count| count == 1).count()
     }
 
     /// Per cell number, whether more than one row has the cell.
     pub(super) fn shared(&self) -> Vec<bool> {
-        self.keys.iter().map(|(_, count)| count > 1).collect()
+        self.keys.values().map(|count| count > 1).collect()
     }
 
+    /// The cells, to be handed out in one pass or several
+    /// ([`ReadCells::each`]).
+    pub(super) fn read(&self) -> ReadCells<'_> {
+        // Every key is one ASCII byte and text (a `&str`, or JSON that
+        // serde_json wrote), so the keys together are text: checked once
+        // here, not once per pass, then each key is a slice of it.
+        ReadCells { cells: self, all: std::str::from_utf8(self.keys.arena()).unwrap_or_default() }
+    }
+}
+
+/// A column's distinct cells, their keys read as text.
+pub(super) struct ReadCells<'c> {
+    cells: &'c DistinctCells,
+    all: &'c str,
+}
+
+impl ReadCells<'_> {
     /// Hand every distinct cell to `visit`, in the order first seen.
     ///
     /// A JSON cell (a number, a boolean, an array or an object) is handed
@@ -254,12 +271,9 @@ impl DistinctCells {
     /// the rows themselves), read back from its key only where that gives
     /// nothing (a long CSV record's extra fields).
     pub(super) fn each<'v>(&self, first_value: impl Fn(usize) -> Option<&'v Value>, mut visit: impl FnMut(Seen<'_>)) {
-        // Every key is one ASCII byte and text (a `&str`, or JSON that
-        // serde_json wrote), so the keys together are text: checked once
-        // here, then each key is a slice of it.
-        let all = std::str::from_utf8(self.keys.arena()).unwrap_or_default();
-        for (number, (span, count)) in self.keys.spans().enumerate() {
-            let (row, line) = self.first[number];
+        let ReadCells { cells, all } = *self;
+        for (number, (span, count)) in cells.keys.spans().enumerate() {
+            let (row, line) = cells.first[number];
             let line = (line != NO_LINE).then_some(line as usize);
             let (count, row) = (count as usize, row as usize);
             let key = all.get(span).unwrap_or_default();
@@ -303,7 +317,7 @@ mod tests {
         let mut late = late.into_iter().flatten().flat_map(|late| late.numbers);
         let numbers = numbers.into_iter().map(|number| number.or_else(|| late.next()).expect("a number")).collect();
         let mut seen = Vec::new();
-        columns[0].each(|_| None, |s| seen.push((s.cell.to_value(), s.count, s.row)));
+        columns[0].read().each(|_| None, |s| seen.push((s.cell.to_value(), s.count, s.row)));
         (numbers, seen)
     }
 
@@ -354,7 +368,7 @@ mod tests {
         // Column 0's cells are all its first; column 2 has no cells at all.
         assert_eq!(late, [Some((1, vec![0; 6])), Some((1, vec![1, 2, 1, 3])), None]);
         let mut seen = Vec::new();
-        columns[1].each(|_| None, |s| seen.push((s.cell.to_value(), s.count, s.row, s.line)));
+        columns[1].read().each(|_| None, |s| seen.push((s.cell.to_value(), s.count, s.row, s.line)));
         assert_eq!(
             seen,
             [
