@@ -346,6 +346,15 @@ fn repeated_rows_are_found_whichever_column_rules_rows_out() {
     assert_eq!(inspect(json!({"csv": csv}))["summary"]["duplicate_rows"], 0);
     let csv = "id,n\n1,a\n1,a\n1,a\n";
     assert_eq!(inspect(json!({"csv": csv}))["summary"]["duplicate_rows"], 2);
+    // Kept column by column (every record has both columns): `id` and `n`
+    // each have two values only one row has, so the first, `id`, rules rows
+    // out. Rows 0 and 2 share id 1 and are compared; rows 1 and 3, whose
+    // ids are alone, are not, and each sits just after one that is.
+    let csv = "id,n\n1,a\n2,b\n1,a\n3,c\n";
+    let result = inspect(json!({"csv": csv}));
+    assert_eq!(result["summary"]["duplicate_rows"], 1);
+    assert_eq!(result["duplicate_rows"][0]["row_index"], 2);
+    assert_eq!(result["duplicate_rows"][0]["first_row_index"], 0);
 }
 
 #[test]
