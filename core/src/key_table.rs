@@ -73,13 +73,14 @@ impl KeyList {
     }
 
     /// Every key with its number, in the order added (a key's position here
-    /// is its entry number: `inspect_dataset` counts each distinct value in
-    /// a list indexed by it).
+    /// is its entry number); the tests read lists through it.
+    #[cfg(test)]
     pub(crate) fn iter(&self) -> impl Iterator<Item = (&[u8], u32)> + '_ {
         self.spans().map(|(span, value)| (&self.arena[span], value))
     }
 
-    /// Every key's number, in the order added.
+    /// Every key's number, in the order added (`inspect_dataset` counts each
+    /// distinct value in a list indexed by a key's position here).
     pub(crate) fn values(&self) -> impl Iterator<Item = u32> + '_ {
         self.entries.iter().map(|entry| entry.value)
     }

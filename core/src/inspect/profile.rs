@@ -318,7 +318,7 @@ impl<'c> ValueProfile<'c> {
             for entry in self.entries.iter_mut().filter(|entry| **entry == LATE_ENTRY) {
                 *entry = late.next().unwrap_or(NO_ENTRY);
             }
-            self.counts = keys.iter().map(|(_, count)| count).collect();
+            self.counts = keys.values().collect();
             self.distinct = DistinctValues::Keys(keys);
         }
     }
