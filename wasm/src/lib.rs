@@ -10,8 +10,16 @@
 //! Both only convert: every decision about a call is the core's.
 
 pub mod abi;
+#[cfg(any(target_arch = "wasm32", test))]
+mod arena;
 mod chunked;
 pub mod js;
+
+/// Every allocation of the module: a region of its initial memory first,
+/// so that a small call never grows memory (see `arena.rs`).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: arena::RegionFirst<{ arena::REGION_BYTES }> = arena::RegionFirst::new();
 
 /// Grow linear memory once, up front, to roughly what a call on `input_len`
 /// bytes of JSON will use.

@@ -36,9 +36,11 @@ use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, Po
 pub(crate) const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// How much of each slot's linear memory stays mapped between calls: the
-/// module's initial memory (1.5 MiB) and a small call's growth past it.
-/// At most this much per slot is resident while the server is idle.
-const MEMORY_KEPT_RESIDENT: usize = 2 << 20;
+/// module's initial memory (2.5 MiB: its stack, its data, and the region a
+/// small call allocates in without growing memory, `wasm/src/arena.rs`) and
+/// a medium call's growth past it. At most this much per slot is resident
+/// while the server is idle.
+const MEMORY_KEPT_RESIDENT: usize = 4 << 20;
 
 /// The same for each slot's tables (the module's two have under 2,000
 /// entries of 8 bytes).
