@@ -245,10 +245,14 @@ pub(crate) fn append_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
         }
         return;
     }
-    let mut block = [0u8; 16];
-    copy_bytes(&mut block[..len], bytes);
+    // Sixteen bytes of room at the end, the key copied into it, the rest
+    // cut off. (Copied into a block on the stack first, and the block
+    // appended, the block's 16-byte load waited on the two 8-byte stores
+    // before it: natively, 40% of the time of the pass that writes an
+    // `inspect_dataset` column's cells down.)
     let start = out.len();
-    out.extend_from_slice(&block);
+    out.extend_from_slice(&[0u8; 16]);
+    copy_bytes(&mut out[start..start + len], bytes);
     out.truncate(start + len);
 }
 
