@@ -178,12 +178,19 @@ fn taken_by(cell: CellRef<'_>) -> [bool; 5] {
 /// `infinity` or `nan` in any case; text that starts with another ASCII
 /// character is no number. Anything else goes to the real parsers (a
 /// non-ASCII character may be a Unicode digit, which Python reads).
+///
+/// (Bytes, not a `char` pattern, which decodes the first character: this
+/// runs for every distinct value of every column.)
 #[inline]
 fn may_be_numeric(stripped: &str) -> bool {
-    let unsigned = stripped.strip_prefix(['+', '-']).unwrap_or(stripped);
-    match unsigned.as_bytes().first() {
+    let bytes = stripped.as_bytes();
+    let unsigned = match bytes {
+        [b'+' | b'-', rest @ ..] => rest,
+        _ => bytes,
+    };
+    match unsigned.first() {
         Some(&b) if b.is_ascii_alphabetic() => {
-            ["inf", "infinity", "nan"].iter().any(|word| unsigned.eq_ignore_ascii_case(word))
+            [&b"inf"[..], b"infinity", b"nan"].iter().any(|word| unsigned.eq_ignore_ascii_case(word))
         }
         Some(&b) if b.is_ascii() => b.is_ascii_digit() || b == b'.',
         _ => true,
