@@ -71,18 +71,22 @@ pub(super) fn column(facts: &ColumnFacts<'_>, rows: usize, cap: Option<usize>) -
 /// as the column's type reads it.
 fn top_values(facts: &ColumnFacts<'_>, limit: usize) -> Value {
     let counts = &facts.profile.counts;
-    let mut order: Vec<usize> = (0..counts.len()).collect();
     // Most frequent first, then first seen (entries are numbered in that
-    // order): a total order, so picking the first `limit` and sorting only
-    // them gives what sorting every entry would.
-    let by_count = |a: &usize, b: &usize| counts[*b].cmp(&counts[*a]).then(a.cmp(b));
-    if order.len() > limit {
-        order.select_nth_unstable_by(limit, by_count);
-        order.truncate(limit);
+    // order), in one pass over the counts keeping the best `limit` in order:
+    // an entry comes after every entry before it with as many values, so a
+    // tie with the last kept is no better. (A million distinct values are
+    // a million counts, read once in order; selecting among their indices
+    // read each count at a scattered place, several times.)
+    let mut best: Vec<usize> = Vec::with_capacity(limit + 1);
+    for (entry, &count) in counts.iter().enumerate() {
+        if limit == 0 || (best.len() == limit && best.last().is_some_and(|&last| counts[last] >= count)) {
+            continue;
+        }
+        let at = best.partition_point(|&kept| counts[kept] >= count);
+        best.insert(at, entry);
+        best.truncate(limit);
     }
-    order.sort_unstable_by(by_count);
-    order
-        .into_iter()
+    best.into_iter()
         .map(|entry| {
             // Entries are numbered in the order the table holds them.
             let key = facts.profile.value_key(entry);
