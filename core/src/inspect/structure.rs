@@ -117,42 +117,44 @@ impl Structure {
     /// Every row is read, and `late` holds, per column whose cells were
     /// numbered after the rows were read, their numbers in row order: each
     /// row's key gets its own.
-    pub(super) fn number_late_cells(&mut self, late: &[Option<LateNumbers>]) {
+    pub(super) fn number_late_cells(&mut self, mut late: Vec<Option<LateNumbers>>) {
+        if let RowCells::Dense { columns, .. } = &mut self.rows {
+            // Every row has every column: from its first late cell on, a
+            // column's cells are all late, and were not kept (`end_row`);
+            // its late numbers are those cells, one each.
+            for (cells, numbers) in columns.iter_mut().zip(&mut late) {
+                let Some(numbers) = numbers.take() else { continue };
+                debug_assert_eq!(cells.len(), numbers.from_row);
+                cells.truncate(numbers.from_row);
+                if cells.is_empty() {
+                    *cells = numbers.numbers;
+                } else {
+                    cells.extend_from_slice(&numbers.numbers);
+                }
+            }
+            return;
+        }
         let late: Vec<(usize, &LateNumbers)> =
             late.iter().enumerate().filter_map(|(column, numbers)| Some((column, numbers.as_ref()?))).collect();
         if late.is_empty() {
             return;
         }
-        match &mut self.rows {
-            RowCells::Dense { columns, .. } => {
-                // Every row has every column: from its first late cell on, a
-                // column's cells are all late, one number each.
-                for &(column, numbers) in &late {
-                    let cells = columns[column].get_mut(numbers.from_row..).unwrap_or_default();
-                    debug_assert!(cells.len() == numbers.numbers.len() && cells.iter().all(|&cell| cell == LATE));
-                    for (cell, &number) in cells.iter_mut().zip(&numbers.numbers) {
-                        *cell = number;
-                    }
+        let RowCells::Keyed(rows) = &mut self.rows else { return };
+        let mut next = vec![0usize; late.len()];
+        for (key, row) in rows.iter_mut() {
+            for (&(column, numbers), next) in late.iter().zip(&mut next) {
+                if (row as usize) < numbers.from_row {
+                    continue;
                 }
-            }
-            RowCells::Keyed(rows) => {
-                let mut next = vec![0usize; late.len()];
-                for (key, row) in rows.iter_mut() {
-                    for (&(column, numbers), next) in late.iter().zip(&mut next) {
-                        if (row as usize) < numbers.from_row {
-                            continue;
-                        }
-                        if let Some(at) = number_at(key, column) {
-                            debug_assert_eq!(key[at..at + 4], LATE.to_le_bytes());
-                            let number = numbers.numbers.get(*next).copied().unwrap_or(LATE);
-                            key[at..at + 4].copy_from_slice(&number.to_le_bytes());
-                            *next += 1;
-                        }
-                    }
+                if let Some(at) = number_at(key, column) {
+                    debug_assert_eq!(key[at..at + 4], LATE.to_le_bytes());
+                    let number = numbers.numbers.get(*next).copied().unwrap_or(LATE);
+                    key[at..at + 4].copy_from_slice(&number.to_le_bytes());
+                    *next += 1;
                 }
-                debug_assert!(late.iter().zip(&next).all(|((_, numbers), &used)| used == numbers.numbers.len()));
             }
         }
+        debug_assert!(late.iter().zip(&next).all(|((_, numbers), &used)| used == numbers.numbers.len()));
     }
 
     /// The row is read: it is kept, as its columns and cell numbers.
@@ -170,7 +172,13 @@ impl Structure {
                 && self.cells.iter().enumerate().all(|(at, &(column, _))| column as usize == at);
             if same && *rows == self.row {
                 for (cells, &(_, number)) in columns.iter_mut().zip(&self.cells) {
-                    cells.push(number);
+                    // A late cell is not kept: once a column's cells are
+                    // late, every later one is, and `number_late_cells`
+                    // puts their numbers after the cells kept.
+                    if number != LATE {
+                        debug_assert_eq!(cells.len(), *rows, "a column's cells stay late once they are");
+                        cells.push(number);
+                    }
                 }
                 *rows += 1;
                 return;
@@ -243,7 +251,8 @@ impl Structure {
 /// row has the same columns 0, 1, 2, ... in order, else each row as its key.
 enum RowCells {
     /// Per column, each row's cell number; `rows` rows, each kept row's
-    /// index its place (every row so far was kept).
+    /// index its place (every row so far was kept). While the rows are
+    /// read, a column holds only the cells before its first late one.
     Dense { columns: Vec<Vec<u32>>, rows: usize },
     /// Each row's key (see [`write_row_key`]), with its index.
     Keyed(KeyList),
@@ -291,7 +300,13 @@ impl RowCells {
         let mut cells = Vec::with_capacity(columns.len());
         for kept in 0..*rows {
             cells.clear();
-            cells.extend(columns.iter().enumerate().map(|(column, numbers)| (column as u32, numbers[kept])));
+            // Past a column's cells kept, they are late (see `end_row`).
+            cells.extend(
+                columns
+                    .iter()
+                    .enumerate()
+                    .map(|(column, numbers)| (column as u32, numbers.get(kept).copied().unwrap_or(LATE))),
+            );
             keyed.push_written(|key| write_row_key(&cells, key), u32::try_from(kept).unwrap_or(u32::MAX));
         }
         *self = RowCells::Keyed(keyed);
