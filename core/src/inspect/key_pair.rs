@@ -101,7 +101,7 @@ fn may_be_in_key(facts: &ColumnFacts<'_>, rows: usize) -> bool {
 
 /// Whether no two rows have the same values in columns `(a, b)`.
 fn distinct_on_every_row(facts: &[ColumnFacts<'_>], structure: &Structure, (a, b): (usize, usize)) -> bool {
-    let entry = |column: usize, cell: u32| facts[column].profile.entries.get(cell as usize).copied();
+    let entry = |column: usize, cell: u32| facts[column].profile.entry_of(cell as usize);
     let mut seen = HashSet::with_capacity(structure.rows_kept());
     for cells in structure.cell_pairs(a, b) {
         let Some((cell_a, cell_b)) = cells else { return false };

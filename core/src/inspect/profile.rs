@@ -31,7 +31,7 @@ pub(super) const FIRST_EXCEPTIONS: usize = 5;
 /// How many distinct values a profile shows as examples.
 pub(super) const EXAMPLES: usize = 3;
 
-/// The entry of a cell whose value has none (see [`ValueProfile::entries`]).
+/// The entry of a cell whose value has none (see [`ValueProfile::entry_of`]).
 pub(super) const NO_ENTRY: u32 = u32::MAX;
 
 /// The entry of a cell whose value was written down to be numbered once
@@ -94,9 +94,12 @@ enum DistinctValues<'c> {
     Keys(KeyList),
     /// A `string` column's values are its distinct text cells, compared as
     /// written, and a text cell's key (`values.rs`) is the key of its
-    /// value as text (`value_key.rs`): so no key is written again, and per
-    /// entry only its cell's number among `cells` is kept.
-    Cells { cells: &'c DistinctCells, numbers: Vec<u32> },
+    /// value as text (`value_key.rs`): so no key is written again. Every
+    /// cell but a blank one is an entry, in order, so the entries follow
+    /// from the blank cells' numbers alone (ascending): nothing is kept per
+    /// entry (two lists of a million numbers each, for a column of ids).
+    /// (`blanks` are the cells without an entry: only blank cells are.)
+    Cells { cells: &'c DistinctCells, blanks: Vec<u32> },
 }
 
 /// What the values of one column show, read as its type.
@@ -115,11 +118,13 @@ pub(super) struct ValueProfile<'c> {
     /// How many values each entry has (for every type but `string`, once
     /// [`ValueProfile::finish`] has counted them).
     pub(super) counts: Vec<u32>,
-    /// Per distinct cell (`values.rs`, by cell number): the entry of
-    /// `distinct` its value has, or [`NO_ENTRY`] (a blank, or NaN). Two
-    /// rows have equal values exactly when their cells' entries are equal,
-    /// which is what a key of several columns compares (`key_pair.rs`).
-    pub(super) entries: Vec<u32>,
+    /// Per distinct cell (`values.rs`, by cell number), for every type but
+    /// `string` (whose entries follow from its blank cells, see
+    /// [`DistinctValues::Cells`]): the entry of `distinct` its value has,
+    /// or [`NO_ENTRY`] (a blank, or NaN). Read through [`ValueProfile::entry_of`].
+    entries: Vec<u32>,
+    /// How many distinct cells were read.
+    cells_read: usize,
     /// Values with no key (NaN, which equals nothing): never distinct, never repeated.
     pub(super) unkeyed: usize,
     /// The first distinct values, as given.
@@ -158,7 +163,7 @@ impl<'c> ValueProfile<'c> {
         ValueProfile {
             read_as,
             distinct: if text {
-                DistinctValues::Cells { cells, numbers: Vec::new() }
+                DistinctValues::Cells { cells, blanks: Vec::new() }
             } else {
                 DistinctValues::Keys(KeyList::default())
             },
@@ -166,6 +171,7 @@ impl<'c> ValueProfile<'c> {
             index: (!text).then(|| KeyCounter::new(limits.direct.max(EXAMPLES), limits.partition)),
             counts: Vec::new(),
             entries: Vec::new(),
+            cells_read: 0,
             unkeyed: 0,
             examples: Vec::new(),
             extremes: Extremes::default(),
@@ -186,23 +192,58 @@ impl<'c> ValueProfile<'c> {
     /// the exceptions, which are rows ([`ValueProfile::add_row`]).
     pub(super) fn add(&mut self, seen: &Seen<'_>) {
         let cell = seen.cell;
+        let number = self.cells_read;
+        self.cells_read += 1;
         if cell.is_blank() {
-            self.entries.push(NO_ENTRY);
+            self.no_entry(number);
             return;
         }
         self.add_text_facts(seen);
-        // The column's type is one every non-blank value takes.
+        // The column's type is one every non-blank value takes (and a
+        // `string` column's, text, every non-blank cell).
         let Ok(value) = coerce(cell, self.read_as) else {
             debug_assert!(false, "a value refuses its column's type");
-            self.entries.push(NO_ENTRY);
+            self.no_entry(number);
             return;
         };
         if let (CellRef::Text(text), Coerced::Cell(Cell::Json(Value::Bool(reads)))) = (cell, &value) {
             self.words.push((text.to_owned(), *reads));
         }
         let entry = self.add_distinct(&value, seen);
-        self.entries.push(entry);
+        if let DistinctValues::Keys(_) = self.distinct {
+            self.entries.push(entry);
+        }
         self.add_order(&value);
+    }
+
+    /// Distinct cell `number` has no entry.
+    fn no_entry(&mut self, number: usize) {
+        match &mut self.distinct {
+            DistinctValues::Cells { blanks, .. } => blanks.push(u32::try_from(number).unwrap_or(u32::MAX)),
+            DistinctValues::Keys(_) => self.entries.push(NO_ENTRY),
+        }
+    }
+
+    /// The entry of the value of distinct cell `cell` (`values.rs`, by
+    /// cell number), or [`NO_ENTRY`] (a blank, or NaN); `None` past the
+    /// cells read. Two rows have equal values exactly when their cells'
+    /// entries are equal, which is what a key of several columns compares
+    /// (`key_pair.rs`).
+    pub(super) fn entry_of(&self, cell: usize) -> Option<u32> {
+        match &self.distinct {
+            DistinctValues::Keys(_) => self.entries.get(cell).copied(),
+            DistinctValues::Cells { blanks, .. } => {
+                if cell >= self.cells_read {
+                    return None;
+                }
+                let cell = u32::try_from(cell).ok()?;
+                Some(match blanks.binary_search(&cell) {
+                    Ok(_) => NO_ENTRY,
+                    // Every cell before it is an entry but the blank ones.
+                    Err(blanks_before) => cell - blanks_before as u32,
+                })
+            }
+        }
     }
 
     /// Whether the column is mixed and a later row may be one of its
@@ -266,9 +307,8 @@ impl<'c> ValueProfile<'c> {
     fn add_distinct(&mut self, value: &Coerced<'_>, seen: &Seen<'_>) -> u32 {
         let count = u32::try_from(seen.count).unwrap_or(u32::MAX);
         let entry = match (&mut self.distinct, &mut self.index) {
-            (DistinctValues::Cells { numbers, .. }, _) => {
-                // Cells come in order: this one's number is how many came before.
-                numbers.push(u32::try_from(self.entries.len()).unwrap_or(u32::MAX));
+            (DistinctValues::Cells { .. }, _) => {
+                // Every non-blank cell is a new entry, in order.
                 self.counts.push(count);
                 u32::try_from(self.counts.len() - 1).unwrap_or(NO_ENTRY)
             }
@@ -327,7 +367,7 @@ impl<'c> ValueProfile<'c> {
     pub(super) fn value_key(&self, entry: usize) -> Option<&[u8]> {
         match &self.distinct {
             DistinctValues::Keys(keys) => keys.key(entry),
-            DistinctValues::Cells { cells, numbers } => cells.key(*numbers.get(entry)? as usize),
+            DistinctValues::Cells { cells, blanks } => cells.key(cell_of_entry(blanks, entry)),
         }
     }
 
@@ -344,5 +384,41 @@ impl<'c> ValueProfile<'c> {
     /// Every value appears once and has a key.
     pub(super) fn all_distinct(&self) -> bool {
         self.unkeyed == 0 && self.counts.iter().all(|&count| count == 1)
+    }
+}
+
+/// The number of the cell that is entry `entry` of a `string` column whose
+/// blank cells are `blanks` (ascending): `entry` plus the blank cells
+/// before it. Blank cell `blanks[i]` comes before it when the non-blank
+/// cells before that blank, `blanks[i] - i`, are at most `entry`; that
+/// count never falls as `i` grows, so the blanks before it are a prefix.
+fn cell_of_entry(blanks: &[u32], entry: usize) -> usize {
+    let (mut low, mut high) = (0, blanks.len());
+    while low < high {
+        let middle = (low + high) / 2;
+        if blanks[middle] as usize - middle <= entry {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    entry + low
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_string_columns_entries_skip_its_blank_cells_both_ways() {
+        // Cells 0..12 with the blank ones at the start, in a run, alone and
+        // at the end: the entries are the other cells, in order, and each
+        // entry's cell is found again from the blanks alone.
+        for blanks in [vec![], vec![0], vec![0, 1, 2], vec![3, 4, 7], vec![11], vec![2, 5, 6, 10, 11]] {
+            let entries: Vec<usize> = (0..12).filter(|cell| !blanks.contains(&(*cell as u32))).collect();
+            for (entry, &cell) in entries.iter().enumerate() {
+                assert_eq!(cell_of_entry(&blanks, entry), cell, "entry {entry} with blanks {blanks:?}");
+            }
+        }
     }
 }

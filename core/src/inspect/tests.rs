@@ -302,6 +302,19 @@ fn top_values_are_the_most_frequent_ties_in_first_seen_order() {
 }
 
 #[test]
+fn a_text_columns_top_values_are_read_past_its_blank_cells() {
+    // The distinct cells in the order first seen: "" (blank), "  " (blank),
+    // "b", "a". A text column's values are its non-blank cells, so its
+    // entries are "b" (1 row) and "a" (2 rows); the blank cells come before
+    // both, and reading an entry's value must skip them: "a" first, with 2.
+    let values = ["", "  ", "b", "a", "", "a"];
+    let result = inspect(json!({"rows": values.iter().map(|v| json!({"s": v})).collect::<Vec<_>>()}));
+    assert_eq!(column(&result, "s")["type"], "string");
+    assert_eq!(column(&result, "s")["top_values"], json!([{"value": "a", "count": 2}, {"value": "b", "count": 1}]));
+    assert_eq!(column(&result, "s")["distinct"], 2);
+}
+
+#[test]
 fn a_boolean_columns_top_values_are_booleans() {
     // Three Yes, one no and a JSON false: the boolean words read as true
     // three times and false twice. Equality keys follow Python's `==`, where
