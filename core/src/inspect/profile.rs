@@ -395,7 +395,7 @@ impl<'c> ValueProfile<'c> {
 fn cell_of_entry(blanks: &[u32], entry: usize) -> usize {
     let (mut low, mut high) = (0, blanks.len());
     while low < high {
-        let middle = (low + high) / 2;
+        let middle = usize::midpoint(low, high);
         if blanks[middle] as usize - middle <= entry {
             low = middle + 1;
         } else {
