@@ -16,7 +16,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::arguments::Arguments;
 use crate::error::{ErrorCode, ToolError};
+use crate::json_rows::RowsText;
 use crate::source::RowSource;
 
 /// The arguments of one call. Each parameter is read once and taken out, so
@@ -24,6 +26,8 @@ use crate::source::RowSource;
 pub(crate) struct ArgReader {
     args: Map<String, Value>,
     problems: Vec<(String, String)>,
+    /// The `rows` array's text, read row by row (`args` holds null for it).
+    rows_text: Option<RowsText>,
 }
 
 impl ArgReader {
@@ -39,7 +43,16 @@ impl ArgReader {
                 ))
             }
         };
-        Ok(ArgReader { args, problems: Vec::new() })
+        Ok(ArgReader { args, problems: Vec::new(), rows_text: None })
+    }
+
+    /// Accept the call's arguments, `rows` given as text where it was
+    /// kept so: for a check that reads rows from [`ArgReader::row_source`].
+    pub(crate) fn of_arguments(args: Arguments) -> Result<Self, ToolError> {
+        let Arguments { object, rows } = args;
+        let mut reader = ArgReader::new(object)?;
+        reader.rows_text = rows;
+        Ok(reader)
     }
 
     /// Take the value of `name`, with JSON text pre-parsed unless the
@@ -264,6 +277,11 @@ impl ArgReader {
                 RowSource::Rows(Vec::new())
             }
             // No data argument at all is reported as a missing "rows", as the reference does.
+            ["rows"] if self.rows_text.is_some() => {
+                // The null in its place goes, as a parameter read does.
+                let _ = self.take("rows", false);
+                self.rows_text.take().map_or(RowSource::Rows(Vec::new()), RowSource::JsonText)
+            }
             [] | ["rows"] => RowSource::Rows(self.list("rows")),
             _ => {
                 let named = given.iter().map(|name| format!("\"{name}\"")).collect::<Vec<_>>().join(", ");

@@ -10,6 +10,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::byte_scan::find_any;
+
 /// The key that holds fields beyond the header's width.
 pub(crate) const EXTRA_FIELDS_KEY: &str = "_extra";
 
@@ -219,30 +221,9 @@ impl<'a> CsvRows<'a> {
 }
 
 /// The index of the first comma, `\n` or `\r` in `bytes` from `start`, or
-/// the end of `bytes`.
-///
-/// Reads eight bytes at a time (SWAR: a byte equal to the one looked for
-/// becomes zero after XOR, and `has_zero` finds zero bytes in a word),
-/// because this scan is most of what reading a large CSV costs and the
-/// module has no vector instructions to do it with.
+/// the end of `bytes` (this scan is most of what reading a large CSV costs).
 fn find_field_end(bytes: &[u8], start: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // Exact for the lowest zero byte, which is the only one used: a false
-    // positive can only appear above a true zero.
-    let has_zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
-    let mut i = start;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let found = has_zero(word ^ (ONES * u64::from(b',')))
-            | has_zero(word ^ (ONES * u64::from(b'\n')))
-            | has_zero(word ^ (ONES * u64::from(b'\r')));
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    bytes[i..].iter().position(|&b| matches!(b, b',' | b'\n' | b'\r')).map_or(bytes.len(), |n| i + n)
+    find_any(bytes, start, [b',', b'\n', b'\r'])
 }
 
 /// Line breaks inside a quoted field, counting CRLF once.

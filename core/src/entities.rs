@@ -268,6 +268,7 @@ pub(crate) fn read_keys(
     let mut column = KeyColumn::Undecided;
     read.total = source.for_each(|index, line, data| match data {
         RowData::Json(row) => read.read_value(index, line, row, key, case_sensitive),
+        RowData::Object(object) => read.read_value(index, line, object.into_value(), key, case_sensitive),
         RowData::Record(record) => {
             if let KeyColumn::Undecided = column {
                 let clash = key == EXTRA_FIELDS_KEY || record.header.iter().any(|c| c == EXTRA_FIELDS_KEY);

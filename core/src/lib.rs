@@ -20,6 +20,8 @@
 
 mod abridge;
 mod args;
+mod arguments;
+mod byte_scan;
 pub mod catalog;
 mod coerce;
 mod contract;
@@ -34,6 +36,7 @@ mod expr;
 mod findings;
 mod formats;
 mod inspect;
+mod json_rows;
 mod key_table;
 mod listing;
 mod near_match;
@@ -48,6 +51,7 @@ mod source;
 mod validate;
 mod value_key;
 
+pub use arguments::Arguments;
 pub use catalog::{tool_catalog, tool_catalog_json};
 pub use csv_table::read_csv;
 pub use error::{ErrorCode, ToolError};
@@ -66,14 +70,16 @@ pub fn call_tool(name: &str, args: &Value) -> Result<Value, ToolError> {
 }
 
 /// Like [`call_tool`], taking the arguments by value so large inputs move
-/// into the result instead of being copied.
-pub fn call_tool_owned(name: &str, args: Value) -> Result<Value, ToolError> {
+/// into the result instead of being copied: a `Value`, or [`Arguments`]
+/// read by [`parse_arguments`].
+pub fn call_tool_owned(name: &str, args: impl Into<Arguments>) -> Result<Value, ToolError> {
+    let args = args.into();
     match name {
         "validate_rows" => validate::validate_rows(args),
-        "reconcile" => reconcile::reconcile(args),
-        "count_distinct" => count_distinct::count_distinct(args),
-        "duplicate_report" => duplicates::duplicate_report(args),
-        "inspect_dataset" => inspect::inspect_dataset(args),
+        "reconcile" => reconcile::reconcile(args.into_value()),
+        "count_distinct" => count_distinct::count_distinct(args.into_value()),
+        "duplicate_report" => duplicates::duplicate_report(args.into_value()),
+        "inspect_dataset" => inspect::inspect_dataset(args.into_value()),
         other => Err(ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool: {other}"))),
     }
 }
@@ -84,13 +90,13 @@ pub fn call_tool_owned(name: &str, args: Value) -> Result<Value, ToolError> {
 /// CSV from a file hands it over this way, so the text is never escaped into
 /// JSON and parsed back out (and is taken over without a copy). Bytes that
 /// are not UTF-8 are an argument error naming `csv` and the offset.
-pub fn call_tool_with_csv(name: &str, args: Value, csv: Vec<u8>) -> Result<Value, ToolError> {
-    call_tool_owned(name, with_csv(args, csv)?)
+pub fn call_tool_with_csv(name: &str, args: impl Into<Arguments>, csv: Vec<u8>) -> Result<Value, ToolError> {
+    call_tool_owned(name, with_csv(args.into(), csv)?)
 }
 
 /// `args` with `"csv"` set to the text `csv`, or the argument error for
 /// bytes that are not UTF-8.
-fn with_csv(mut args: Value, csv: Vec<u8>) -> Result<Value, ToolError> {
+fn with_csv(mut args: Arguments, csv: Vec<u8>) -> Result<Arguments, ToolError> {
     let csv = String::from_utf8(csv).map_err(|err| {
         let at = err.utf8_error().valid_up_to();
         ToolError::for_argument(
@@ -99,7 +105,7 @@ fn with_csv(mut args: Value, csv: Vec<u8>) -> Result<Value, ToolError> {
             format!("argument \"csv\" is not UTF-8 text: the byte at offset {at} is not valid UTF-8"),
         )
     })?;
-    if let Value::Object(object) = &mut args {
+    if let Value::Object(object) = &mut args.object {
         object.insert("csv".to_owned(), Value::String(csv));
     }
     Ok(args)
@@ -115,12 +121,12 @@ fn with_csv(mut args: Value, csv: Vec<u8>) -> Result<Value, ToolError> {
 /// error, since nothing would write the files.
 pub fn call_tool_exporting(
     name: &str,
-    args: Value,
+    args: impl Into<Arguments>,
     csv: Option<Vec<u8>>,
 ) -> Result<(Value, Vec<ExportFile>), ToolError> {
     let args = match csv {
-        Some(csv) => with_csv(args, csv)?,
-        None => args,
+        Some(csv) => with_csv(args.into(), csv)?,
+        None => args.into(),
     };
     match name {
         "validate_rows" => validate::validate_rows_exporting(args, true),
@@ -134,15 +140,15 @@ pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError>
 }
 
 /// Read a call's arguments from JSON text: the first step of [`call_tool_json`],
-/// for callers that then want the text gone before the check runs.
-pub fn parse_arguments(args_json: &[u8]) -> Result<Value, ToolError> {
-    serde_json::from_slice(args_json)
-        .map_err(|err| ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}")))
+/// for callers that then want the text gone before the check runs (a
+/// `rows` array's text is kept, as its own copy: see [`Arguments`]).
+pub fn parse_arguments(args_json: &[u8]) -> Result<Arguments, ToolError> {
+    arguments::parse(args_json)
 }
 
 /// `validate_rows`: apply a column contract; every row is accepted or quarantined.
 pub fn validate_rows(args: &Value) -> Result<Value, ToolError> {
-    validate::validate_rows(args.clone())
+    validate::validate_rows(args.clone().into())
 }
 
 /// `reconcile`: check opening + movements = closing and explain the variance.

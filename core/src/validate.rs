@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
+use crate::arguments::Arguments;
 use crate::contract::row_rules::{self, RowRule};
 use crate::contract::table::TableRules;
 use crate::contract::{parse_columns, Field};
@@ -18,6 +19,7 @@ use crate::csv::{RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
 use crate::export::{self, Export, ExportFile, ExportRequest, QuarantineEntry};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity, Tally};
+use crate::json_rows::JsonCell;
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
@@ -111,13 +113,18 @@ impl Outcome {
     }
 
     fn note_columns_of_object(&mut self, fields: &[Field], row: &Map<String, Value>) {
-        if row.len() == self.last_keys.len() && row.keys().zip(&self.last_keys).all(|(key, last)| key == last) {
+        self.note_columns_of_keys(fields, row.keys().map(String::as_str));
+    }
+
+    /// As [`Outcome::note_columns_of_object`], for a row object's keys.
+    fn note_columns_of_keys<'k>(&mut self, fields: &[Field], keys: impl Iterator<Item = &'k str> + Clone) {
+        if keys.clone().eq(self.last_keys.iter().map(String::as_str)) {
             return;
         }
-        for column in row.keys() {
+        for column in keys.clone() {
             self.note_column(fields, column);
         }
-        self.last_keys = row.keys().cloned().collect();
+        self.last_keys = keys.map(str::to_owned).collect();
     }
 
     /// The columns of a CSV record are a prefix of the header, then
@@ -142,6 +149,11 @@ impl Outcome {
     /// list of the result (and so must be built and checked in full): a row
     /// outside every list's window (a list not asked for, a row before or
     /// after the page) is only counted.
+    /// Whether the next row shows in a list whatever its verdict.
+    fn lists_every_row(&self) -> bool {
+        self.accepted.has_room() && self.quarantine.has_room()
+    }
+
     fn lists(&self, verdict: RowVerdict, has_findings: bool) -> bool {
         (has_findings && self.findings.has_room())
             || match verdict {
@@ -250,12 +262,20 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
                 RecordReading::Undecided | RecordReading::RowObject => None,
             }
         }
+        // Listed whatever its verdict: read once, as the row object it is.
+        RowData::Object(_) if outcome.lists_every_row() => None,
+        RowData::Object(object) => {
+            outcome.note_columns_of_keys(fields, object.keys());
+            plan.count.found.clear();
+            let cells: Vec<JsonCell<'_>> = fields.iter().map(|field| object.cell(&field.name)).collect();
+            Some(check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count))
+        }
         RowData::Json(_) => None,
     };
     // The record's fields as read, for an export's CSV files.
     let record = match &data {
         RowData::Record(record) => Some(record.fields),
-        RowData::Json(_) => None,
+        RowData::Json(_) | RowData::Object(_) => None,
     };
     if let Some(verdict) = counted {
         let has_findings = !plan.count.found.is_empty();
@@ -669,7 +689,7 @@ fn paged_total(outcome: &Outcome, list: &str) -> usize {
 
 /// The `validate_rows` tool, in a runtime that writes no files (`export`
 /// is refused).
-pub(crate) fn validate_rows(args: Value) -> Result<Value, ToolError> {
+pub(crate) fn validate_rows(args: Arguments) -> Result<Value, ToolError> {
     validate_rows_exporting(args, false).map(|(result, _)| result)
 }
 
@@ -684,8 +704,8 @@ fn export_for(request: ExportRequest, source: &RowSource) -> Export {
 /// The `validate_rows` tool. When `exporting` (the host writes files), a
 /// call with `export` also gets the files of its whole split; otherwise
 /// `export` is an argument error.
-pub(crate) fn validate_rows_exporting(args: Value, exporting: bool) -> Result<(Value, Vec<ExportFile>), ToolError> {
-    let mut reader = ArgReader::new(args)?;
+pub(crate) fn validate_rows_exporting(args: Arguments, exporting: bool) -> Result<(Value, Vec<ExportFile>), ToolError> {
+    let mut reader = ArgReader::of_arguments(args)?;
     let source = reader.row_source();
     let contract = reader.list_or_other("columns", "schema");
     let row_key = reader.optional_string("row_key");

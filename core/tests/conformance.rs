@@ -68,3 +68,51 @@ fn every_conformance_vector_matches_the_reference() {
     let deviations = cases.iter().filter(|case| case.deviation.is_some()).count();
     println!("{} conformance vectors match the reference ({deviations} as documented deviations)", cases.len());
 }
+
+/// The answer to a call as text: the result, or the error's code and message.
+fn answer(outcome: Result<serde_json::Value, validation_core::ToolError>) -> String {
+    match outcome {
+        Ok(result) => result.to_string(),
+        Err(err) => format!("error {:?} on {:?}: {}", err.code, err.argument, err.message),
+    }
+}
+
+#[test]
+fn every_vector_answers_the_same_from_its_text() {
+    // The runtimes hand the core the arguments' text, whose `rows` array
+    // `validate_rows` reads one row at a time; this suite above hands it
+    // the tree. Both must give the same bytes, for every vector.
+    let cases = load_cases(&vectors_dir(env!("CARGO_MANIFEST_DIR"))).expect("the vectors load");
+    // Each vector as recorded (uncapped: every row listed, so built), and
+    // each validate_rows vector again with nothing listed, so that every
+    // row is checked from its cells alone.
+    let calls = cases.iter().map(|case| (case, case.args.clone())).chain(cases.iter().filter_map(|case| {
+        let serde_json::Value::Object(args) = &case.args else { return None };
+        let capped = case.tool == "validate_rows" && !args.contains_key("max_listed");
+        capped.then(|| {
+            let mut args = args.clone();
+            args.insert("max_listed".into(), 0.into());
+            (case, serde_json::Value::Object(args))
+        })
+    }));
+    let mut read_as_text = 0;
+    let mut failures = Vec::new();
+    for (case, args) in calls {
+        let text = args.to_string();
+        let arguments = validation_core::parse_arguments(text.as_bytes()).expect("the vectors' arguments are JSON");
+        read_as_text += usize::from(case.tool == "validate_rows" && arguments.keeps_rows_text());
+        let from_text = answer(validation_core::call_tool_owned(&case.tool, arguments));
+        let from_tree = answer(call_tool(&case.tool, &args));
+        if from_text != from_tree {
+            failures.push(format!("{} :: {}\n  tree: {from_tree}\n  text: {from_text}", case.file, case.name));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} vectors differ:\n{}",
+        failures.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+    // Most validate_rows vectors give rows as an array: the text path is taken.
+    assert!(read_as_text >= 100, "only {read_as_text} validate_rows vectors kept their rows as text");
+}

@@ -46,10 +46,19 @@ fn the_fuel_limit_can_come_from_the_environment() {
     assert!(text_of(&result).contains("(limit 3000000 units)"), "{result}");
 }
 
+/// A call that holds more than 16 MiB: 20,000 rows, every one listed (the
+/// rows' text alone is 1.4 MB, and a row the result does not list is read
+/// where it lies, so a capped call fits).
+fn listing_every_row() -> serde_json::Value {
+    let mut args = invoice_arguments(20_000);
+    args["max_listed"] = json!(1_000_000_000);
+    args
+}
+
 #[test]
 fn running_out_of_memory_then_a_normal_call() {
     let mut server = StdioServer::initialized(&["--max-memory-mib", "16"], &[]);
-    let result = server.call_tool("validate_rows", invoice_arguments(20_000));
+    let result = server.call_tool("validate_rows", listing_every_row());
     assert_limit_error(
         &result,
         "validate_rows",
@@ -66,7 +75,7 @@ fn running_out_of_memory_then_a_normal_call() {
 #[test]
 fn the_memory_limit_can_come_from_the_environment() {
     let mut server = StdioServer::initialized(&[], &[("MCP_VALIDATION_MAX_MEMORY_MIB", "16")]);
-    let result = server.call_tool("validate_rows", invoice_arguments(20_000));
+    let result = server.call_tool("validate_rows", listing_every_row());
     assert!(text_of(&result).contains("ran out of memory (limit 16 MiB)"), "{result}");
 }
 

@@ -52,7 +52,6 @@
 //! (out of memory, or a bug in the core) is the only other outcome; there is no
 //! panic hook, so a panic traps without calling out of the module.
 
-use serde_json::Value;
 use validation_core::ToolError;
 
 /// First byte of a result buffer holding the JSON result envelope.
@@ -80,7 +79,7 @@ pub fn call(tool: &[u8], args_json: &[u8]) -> Vec<u8> {
 /// [`call`] on arguments already read from their text (or the error reading
 /// them), so a caller can free the text first. The result's text is written
 /// without a growing buffer (see `chunked.rs`).
-pub fn call_parsed(tool: &[u8], args: Result<Value, ToolError>) -> Vec<u8> {
+pub fn call_parsed(tool: &[u8], args: Result<validation_core::Arguments, ToolError>) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
     match args.and_then(|args| validation_core::call_tool_owned(&name, args)) {
         Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
@@ -90,7 +89,7 @@ pub fn call_parsed(tool: &[u8], args: Result<Value, ToolError>) -> Vec<u8> {
 
 /// [`call_parsed`] with the `csv` argument given beside the others as raw
 /// bytes (see `mcpv_call_csv`), taken over without a copy.
-pub fn call_parsed_with_csv(tool: &[u8], args: Result<Value, ToolError>, csv: Vec<u8>) -> Vec<u8> {
+pub fn call_parsed_with_csv(tool: &[u8], args: Result<validation_core::Arguments, ToolError>, csv: Vec<u8>) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
     match args.and_then(|args| validation_core::call_tool_with_csv(&name, args, csv)) {
         Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
@@ -105,7 +104,7 @@ pub fn call_parsed_with_csv(tool: &[u8], args: Result<Value, ToolError>, csv: Ve
 /// is the buffer the other calls return.
 pub fn call_exporting(
     tool: &[u8],
-    args: Result<Value, ToolError>,
+    args: Result<validation_core::Arguments, ToolError>,
     csv: Option<Vec<u8>>,
     mut place: impl FnMut(validation_core::ExportFile) -> FileSpan,
 ) -> Vec<u8> {
@@ -254,7 +253,7 @@ pub mod exports {
         tool_len: u32,
         args_ptr: u32,
         args_len: u32,
-    ) -> (&'a [u8], Result<super::Value, super::ToolError>) {
+    ) -> (&'a [u8], Result<validation_core::Arguments, super::ToolError>) {
         // SAFETY: as the caller guarantees.
         let tool = unsafe { input(tool_ptr, tool_len) };
         let args = validation_core::parse_arguments(unsafe { input(args_ptr, args_len) });
@@ -342,7 +341,7 @@ mod tests {
     fn an_export_lists_its_files_before_the_json() {
         let args = serde_json::json!({"columns": [{"name": "n", "type": "integer"}], "export": {"dir": "out"}});
         let mut placed = Vec::new();
-        let buffer = call_exporting(b"validate_rows", Ok(args), Some(b"n\n1\nx\n".to_vec()), |file| {
+        let buffer = call_exporting(b"validate_rows", Ok(args.into()), Some(b"n\n1\nx\n".to_vec()), |file| {
             placed.push(file);
             let at = placed.len() as u32;
             [at, 10 * at, 100 * at, 1000 * at]
@@ -359,8 +358,9 @@ mod tests {
         assert_eq!(result["export"]["files"][1]["rows"], 1, "the row with n = x");
         // Without `export`, the buffer is the one mcpv_call_csv returns.
         let plain = serde_json::json!({"columns": [{"name": "n", "type": "integer"}]});
-        let buffer = call_exporting(b"validate_rows", Ok(plain.clone()), Some(b"n\n1\n".to_vec()), |_| unreachable!());
-        assert_eq!(buffer, call_parsed_with_csv(b"validate_rows", Ok(plain), b"n\n1\n".to_vec()));
+        let buffer =
+            call_exporting(b"validate_rows", Ok(plain.clone().into()), Some(b"n\n1\n".to_vec()), |_| unreachable!());
+        assert_eq!(buffer, call_parsed_with_csv(b"validate_rows", Ok(plain.into()), b"n\n1\n".to_vec()));
         // And the other entry points refuse `export`.
         let refused = call(b"validate_rows", br#"{"rows": [], "export": {"dir": "out"}}"#);
         assert_eq!(refused[0], STATUS_ARGUMENT_ERROR);
@@ -380,7 +380,7 @@ mod tests {
         assert_eq!(decode(&buffer), decode(&expected));
         assert_eq!(decode(&buffer).1["summary"]["quarantined"], 1, "the row with n = x");
         // Bytes that are not UTF-8 are refused, naming the argument and the offset.
-        let buffer = call_parsed_with_csv(b"validate_rows", Ok(serde_json::json!({})), b"id\n\xff\n".to_vec());
+        let buffer = call_parsed_with_csv(b"validate_rows", Ok(serde_json::json!({}).into()), b"id\n\xff\n".to_vec());
         let (status, error) = decode(&buffer);
         assert_eq!(status, STATUS_ARGUMENT_ERROR);
         assert_eq!((error["code"].as_str(), error["argument"].as_str()), (Some("invalid_argument"), Some("csv")));

@@ -13,6 +13,7 @@ use super::{contract_error, ColumnType};
 use crate::coerce::{coerce, CellRef};
 use crate::csv::EXTRA_FIELDS_KEY;
 use crate::error::ToolError;
+use crate::json_rows::JsonCell;
 use crate::py::repr;
 use crate::source::{RowData, RowSource};
 use crate::value_key::{write_key, KeySet};
@@ -181,6 +182,10 @@ pass the table as \"rows\" or \"csv\" here"
         rows.for_each(|_, _, data| match &data {
             RowData::Json(Value::Object(row)) => take(row.get(&column).map(|value| CellRef::of_json(Some(value)))),
             RowData::Json(_) => {}
+            RowData::Object(object) => match object.cell(&column) {
+                JsonCell::Missing => take(None),
+                cell => take(Some(cell.cell_ref())),
+            },
             RowData::Record(record) if column != EXTRA_FIELDS_KEY => {
                 // As in the row object a record becomes, the last column of a repeated name wins.
                 let position = record.header.iter().rposition(|name| *name == column);

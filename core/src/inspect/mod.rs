@@ -143,7 +143,7 @@ fn inspect_counting(args: Value, limits: CountLimits) -> Result<Value, ToolError
     // A JSON row's value, for a distinct cell's first row.
     let value_at = |row: usize, column: usize| match &source {
         RowSource::Rows(rows) => rows.get(row)?.as_object()?.get(&columns.names[column]),
-        RowSource::Csv(_) => None,
+        RowSource::Csv(_) | RowSource::JsonText(_) => None,
     };
     let (tallies, mut profiles): (Vec<TypeTally>, Vec<ValueProfile>) =
         cells.iter().enumerate().map(|(at, cells)| summarise(cells, |row| value_at(row, at), limits, cap)).unzip();

@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::coerce::CellRef;
 use crate::csv::{CsvRows, RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
+use crate::json_rows::JsonRow;
 use crate::source::{csv_error, RowSource};
 
 /// The columns of a dataset, in the order first seen: a CSV header's in its
@@ -118,6 +119,29 @@ pub(super) fn scan(source: &RowSource, columns: &mut Columns, visit: &mut impl V
                         object_cells(object, columns, visit);
                     }
                     other => visit.row(&RowAt { index, line: None, kind: RowKind::NotObject(other) }),
+                }
+                visit.end_row();
+            }
+            Ok(rows.len())
+        }
+        RowSource::JsonText(rows) => {
+            for index in 0..rows.len() {
+                if visit.done() {
+                    break;
+                }
+                match rows.row(index) {
+                    JsonRow::Object(object) => {
+                        visit.row(&RowAt { index, line: None, kind: RowKind::Object });
+                        for key in object.keys() {
+                            let cell = object.cell(key);
+                            visit.cell(columns.by_name(key), cell.cell_ref());
+                        }
+                    }
+                    JsonRow::Value(Value::Object(object)) => {
+                        visit.row(&RowAt { index, line: None, kind: RowKind::Object });
+                        object_cells(&object, columns, visit);
+                    }
+                    JsonRow::Value(other) => visit.row(&RowAt { index, line: None, kind: RowKind::NotObject(&other) }),
                 }
                 visit.end_row();
             }

@@ -1,0 +1,182 @@
+//! A call's arguments as read from JSON text: the arguments object, and,
+//! when `rows` is an array, its text, which `validate_rows` reads one row
+//! at a time (`json_rows.rs`) instead of as a tree.
+//!
+//! The object is what the whole text parses to, with `rows` null in its
+//! place while its text is kept; [`Arguments::into_value`] puts the rows'
+//! tree there for a check that reads the tree. Any text where that could
+//! differ from parsing the whole text at once (not an object, a key given
+//! twice, rows that [`RowsText::new`] turns down) is parsed whole, as
+//! before, with the same result or the same error.
+
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::error::{ErrorCode, ToolError};
+use crate::json_rows::RowsText;
+
+/// The arguments of a call (see the module docs). Made from a `Value`
+/// (`.into()`) for a call whose arguments are already a tree.
+pub struct Arguments {
+    pub(crate) object: Value,
+    /// The `rows` array's text, when kept: `object` then holds null for it.
+    pub(crate) rows: Option<RowsText>,
+}
+
+impl From<Value> for Arguments {
+    fn from(object: Value) -> Self {
+        Arguments { object, rows: None }
+    }
+}
+
+impl Arguments {
+    /// Whether the `rows` array was kept as text (for tests: the answers
+    /// are the same either way).
+    #[doc(hidden)]
+    pub fn keeps_rows_text(&self) -> bool {
+        self.rows.is_some()
+    }
+
+    /// The arguments as one JSON value, the rows read into their place.
+    pub fn into_value(self) -> Value {
+        let Arguments { mut object, rows } = self;
+        if let (Some(rows), Value::Object(map)) = (rows, &mut object) {
+            // Over the null in its place, so the keys keep their order.
+            map.insert("rows".to_owned(), Value::Array(rows.into_values()));
+        }
+        object
+    }
+}
+
+/// Read a call's arguments from JSON text.
+pub(crate) fn parse(text: &[u8]) -> Result<Arguments, ToolError> {
+    if let Some(arguments) = keeping_rows_text(text) {
+        return Ok(arguments);
+    }
+    serde_json::from_slice::<Value>(text)
+        .map(Arguments::from)
+        .map_err(|err| ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}")))
+}
+
+/// The arguments with the `rows` array's text kept, when it can be (module docs).
+fn keeping_rows_text(text: &[u8]) -> Option<Arguments> {
+    let Members(members) = serde_json::from_slice(text).ok()?;
+    for (at, (key, _)) in members.iter().enumerate() {
+        if members[..at].iter().any(|(earlier, _)| earlier == key) {
+            return None;
+        }
+    }
+    let rows = members.iter().find(|(key, _)| key == "rows")?.1.get();
+    if !rows.starts_with('[') {
+        return None;
+    }
+    // Where the rows lie in the text: the raw value borrows from it.
+    let start = (rows.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let end = start + rows.len();
+    let kept = RowsText::new(rows.to_owned())?;
+    let mut rest = Vec::with_capacity(text.len() - rows.len() + 4);
+    rest.extend_from_slice(&text[..start]);
+    rest.extend_from_slice(b"null");
+    rest.extend_from_slice(&text[end..]);
+    let object: Value = serde_json::from_slice(&rest).ok()?;
+    Some(Arguments { object, rows: Some(kept) })
+}
+
+/// A JSON object's members in order, each value as its text.
+struct Members<'t>(Vec<(String, &'t RawValue)>);
+
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Read;
+        impl<'de> Visitor<'de> for Read {
+            type Value = Members<'de>;
+
+            fn expecting(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+                out.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        deserializer.deserialize_map(Read)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call's answer from the arguments' text, as text.
+    fn answer(outcome: Result<Value, ToolError>) -> String {
+        match outcome {
+            Ok(result) => result.to_string(),
+            Err(err) => format!("error {:?} on {:?}: {}", err.code, err.argument, err.message),
+        }
+    }
+
+    /// What the call answered before the rows' text was kept: the whole
+    /// text parsed as one tree (or refused as JSON), then the check.
+    fn as_one_tree(text: &str) -> String {
+        answer(parse_whole(text.as_bytes()).and_then(|args| crate::call_tool_owned("validate_rows", args)))
+    }
+
+    fn parse_whole(text: &[u8]) -> Result<Value, ToolError> {
+        serde_json::from_slice(text)
+            .map_err(|err| ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}")))
+    }
+
+    #[test]
+    fn a_call_answers_from_its_text_as_from_one_tree() {
+        let columns = r#""columns":[{"name":"a","type":"integer","min":0},{"name":"b","required":true}]"#;
+        let row_in_depth = |depth: usize| format!(r#"{{"a":1,"b":{}1{}}}"#, "[".repeat(depth), "]".repeat(depth));
+        let texts = [
+            // Kept as text: listed and unlisted rows, every kind of cell.
+            format!(r#"{{"rows":[{{"a":1,"b":"x"}},{{"a":-1,"b":""}},{{"a":"2","b":null}},{{"b":[1]}},7],{columns}}}"#),
+            format!(
+                r#"{{{columns},"max_listed":1,"rows":[{{"a":1,"b":"x"}},{{"a":-1,"b":" "}},{{"a":2.5,"b":"\u0041"}}]}}"#
+            ),
+            format!(
+                r#"{{"rows":[{{"a":1,"b":"x"}},{{"a\u0062":1}},{{"a":3,"a":-3,"b":"y"}}],"max_listed":0,{columns}}}"#
+            ),
+            // Turned down, then refused as the tree refuses them.
+            format!(r#"{{"rows":[{{"a":1e400,"b":"x"}}],{columns}}}"#),
+            format!(r#"{{"rows":[{{"a":1,"b":"\ud800"}}],{columns}}}"#),
+            format!(r#"{{"rows":[{}],{columns}}}"#, row_in_depth(126)),
+            format!(r#"{{"rows":[{}],{columns}}}"#, row_in_depth(124)),
+            format!(r#"{{"rows":[{}],{columns}}}"#, row_in_depth(90)),
+            format!("{{\"rows\":[{{\"a\":1,\"b\":\"x\ty\"}}],{columns}}}"),
+            format!(r#"{{"rows":[{{"a":1,"b":"x"}},],{columns}}}"#),
+            // Not taken as text at all.
+            format!(r#"{{"rows":[{{"a":1}}],"rows":[{{"a":-1,"b":"z"}}],{columns}}}"#),
+            format!(r#"{{"rows":"[{{\"a\":-1}}]",{columns}}}"#),
+            format!(r#"{{"rows":{{"a":1}},{columns}}}"#),
+            format!(r#"{{"csv":"a,b\n1,x\n",{columns}}}"#),
+            format!(r#"{{"rows":[{{"a":1}}],"csv":"a\n1\n",{columns}}}"#),
+            r#"[{"rows":[]}]"#.to_owned(),
+            "null".to_owned(),
+        ];
+        for text in &texts {
+            let from_text =
+                answer(parse(text.as_bytes()).and_then(|args| crate::call_tool_owned("validate_rows", args)));
+            assert_eq!(from_text, as_one_tree(text), "{text}");
+        }
+        // The first three keep their rows as text, and the row nested 91
+        // deep; the others were turned down (nested 125 deep or more: the
+        // tree reads the first, refuses the second), or were not arrays.
+        let kept: Vec<bool> =
+            texts.iter().map(|text| parse(text.as_bytes()).is_ok_and(|a| a.keeps_rows_text())).collect();
+        let expected = [
+            true, true, true, false, false, false, false, true, false, false, false, false, false, false, true, false,
+            false,
+        ];
+        assert_eq!(kept, expected);
+    }
+}
