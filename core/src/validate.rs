@@ -264,12 +264,14 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
         }
         // Listed whatever its verdict: read once, as the row object it is.
         RowData::Object(_) if outcome.lists_every_row() => None,
-        RowData::Object(object) => {
+        // Its cells read from its text; a row whose keys must be read as a
+        // tree (escaped or repeated) is checked in full, as it is listed.
+        RowData::Object(row) => row.cells().map(|object| {
             outcome.note_columns_of_keys(fields, object.keys());
             plan.count.found.clear();
             let cells: Vec<JsonCell<'_>> = fields.iter().map(|field| object.cell(&field.name)).collect();
-            Some(check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count))
-        }
+            check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count)
+        }),
         RowData::Json(_) => None,
     };
     // The record's fields as read, for an export's CSV files.

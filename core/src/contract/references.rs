@@ -182,9 +182,12 @@ pass the table as \"rows\" or \"csv\" here"
         rows.for_each(|_, _, data| match &data {
             RowData::Json(Value::Object(row)) => take(row.get(&column).map(|value| CellRef::of_json(Some(value)))),
             RowData::Json(_) => {}
-            RowData::Object(object) => match object.cell(&column) {
-                JsonCell::Missing => take(None),
-                cell => take(Some(cell.cell_ref())),
+            RowData::Object(row) => match row.cells() {
+                Some(object) => match object.cell(&column) {
+                    JsonCell::Missing => take(None),
+                    cell => take(Some(cell.cell_ref())),
+                },
+                None => take(row.into_value().get(&column).map(|value| CellRef::of_json(Some(value)))),
             },
             RowData::Record(record) if column != EXTRA_FIELDS_KEY => {
                 // As in the row object a record becomes, the last column of a repeated name wins.

@@ -130,16 +130,21 @@ pub(super) fn scan(source: &RowSource, columns: &mut Columns, visit: &mut impl V
                     break;
                 }
                 match rows.row(index) {
-                    JsonRow::Object(object) => {
+                    JsonRow::Object(row) => {
                         visit.row(&RowAt { index, line: None, kind: RowKind::Object });
-                        for key in object.keys() {
-                            let cell = object.cell(key);
-                            visit.cell(columns.by_name(key), cell.cell_ref());
+                        match row.cells() {
+                            Some(object) => {
+                                for key in object.keys() {
+                                    let cell = object.cell(key);
+                                    visit.cell(columns.by_name(key), cell.cell_ref());
+                                }
+                            }
+                            None => {
+                                if let Value::Object(object) = row.into_value() {
+                                    object_cells(&object, columns, visit);
+                                }
+                            }
                         }
-                    }
-                    JsonRow::Value(Value::Object(object)) => {
-                        visit.row(&RowAt { index, line: None, kind: RowKind::Object });
-                        object_cells(&object, columns, visit);
                     }
                     JsonRow::Value(other) => visit.row(&RowAt { index, line: None, kind: RowKind::NotObject(&other) }),
                 }
