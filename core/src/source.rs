@@ -39,23 +39,6 @@ impl RowData<'_, '_> {
     }
 }
 
-/// Hand every JSON row of `rows` to `visit`, without a CSV line; returns
-/// how many there were. One place calls `visit` for both kinds of JSON
-/// rows: with a place per kind, the module stopped inlining the check of a
-/// CSV record into its own place (about 60 more instructions per record).
-#[inline(never)]
-fn each_json_row<'r>(
-    rows: Box<dyn Iterator<Item = RowData<'r, 'r>> + 'r>,
-    visit: &mut impl FnMut(usize, Option<usize>, RowData<'_, '_>),
-) -> usize {
-    let mut count = 0;
-    for (index, data) in rows.enumerate() {
-        visit(index, None, data);
-        count += 1;
-    }
-    count
-}
-
 /// A CSV text the reader refuses, as the argument error a call gets for it.
 pub(crate) fn csv_error(err: CsvError) -> ToolError {
     ToolError::for_argument(ErrorCode::InvalidArgument, "csv", err.message).on_line(err.line)
@@ -69,13 +52,22 @@ impl RowSource {
         mut visit: impl FnMut(usize, Option<usize>, RowData<'_, '_>),
     ) -> Result<usize, ToolError> {
         match self {
-            RowSource::Rows(rows) => Ok(each_json_row(Box::new(rows.into_iter().map(RowData::Json)), &mut visit)),
+            RowSource::Rows(rows) => {
+                let count = rows.len();
+                for (index, row) in rows.into_iter().enumerate() {
+                    visit(index, None, RowData::Json(row));
+                }
+                Ok(count)
+            }
             RowSource::JsonText(rows) => {
-                let read = (0..rows.len()).map(|index| match rows.row(index) {
-                    JsonRow::Object(object) => RowData::Object(object),
-                    JsonRow::Value(value) => RowData::Json(value),
-                });
-                Ok(each_json_row(Box::new(read), &mut visit))
+                for index in 0..rows.len() {
+                    let data = match rows.row(index) {
+                        JsonRow::Object(object) => RowData::Object(object),
+                        JsonRow::Value(value) => RowData::Json(value),
+                    };
+                    visit(index, None, data);
+                }
+                Ok(rows.len())
             }
             RowSource::Csv(text) => {
                 let mut reader = CsvRows::new(&text).map_err(csv_error)?;

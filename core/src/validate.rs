@@ -145,15 +145,16 @@ impl Outcome {
         self.widest_record = width;
     }
 
-    /// Whether a row with this verdict and these findings will show in any
-    /// list of the result (and so must be built and checked in full): a row
-    /// outside every list's window (a list not asked for, a row before or
-    /// after the page) is only counted.
-    /// Whether the next row shows in a list whatever its verdict.
+    /// Whether the next row shows in a list whatever its verdict (see
+    /// [`Outcome::lists`]: a flagged row shows in `accepted` too).
     fn lists_every_row(&self) -> bool {
         self.accepted.has_room() && self.quarantine.has_room()
     }
 
+    /// Whether a row with this verdict and these findings will show in any
+    /// list of the result (and so must be built and checked in full): a row
+    /// outside every list's window (a list not asked for, a row before or
+    /// after the page) is only counted.
     fn lists(&self, verdict: RowVerdict, has_findings: bool) -> bool {
         (has_findings && self.findings.has_room())
             || match verdict {
