@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
+use crate::arguments::Arguments;
 use crate::entities::{group_by_key, read_keys, KeyedPlace};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Severity};
@@ -79,8 +80,8 @@ count_distinct(rows, key=\"customer_id\")",
 }
 
 /// The `count_distinct` tool.
-pub(crate) fn count_distinct(args: Value) -> Result<Value, ToolError> {
-    let mut reader = ArgReader::new(args)?;
+pub(crate) fn count_distinct(args: Arguments) -> Result<Value, ToolError> {
+    let mut reader = ArgReader::of_arguments(args)?;
     let source = reader.row_source();
     let key = reader.string("key");
     let case_sensitive = reader.bool_or("case_sensitive", false);

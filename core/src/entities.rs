@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use crate::csv::EXTRA_FIELDS_KEY;
 use crate::error::ToolError;
 use crate::findings::{object, Finding, Locator, Severity};
+use crate::json_rows::JsonCell;
 use crate::py::repr::{repr, repr_float, type_name};
 use crate::py::text;
 use crate::py::value::present;
@@ -241,6 +242,16 @@ impl KeyReading {
     }
 }
 
+/// The normalised key of a row object's cell read from its text, as
+/// [`normalise_key`] gives it for the value; `None` for a blank key.
+fn key_of(cell: &JsonCell<'_>, case_sensitive: bool) -> Option<String> {
+    match cell {
+        JsonCell::Missing => None,
+        JsonCell::Text(text) => normalise_key_text(text, case_sensitive),
+        JsonCell::Other(value) => normalise_key(value, case_sensitive),
+    }
+}
+
 /// Where the key sits in a CSV record.
 #[derive(Clone, Copy)]
 enum KeyColumn {
@@ -268,7 +279,12 @@ pub(crate) fn read_keys(
     let mut column = KeyColumn::Undecided;
     read.total = source.for_each(|index, line, data| match data {
         RowData::Json(row) => read.read_value(index, line, row, key, case_sensitive),
-        RowData::Object(object) => read.read_value(index, line, object.into_value(), key, case_sensitive),
+        // The key read from the row's text; a row without one is held back
+        // from its tree, as from a tree given.
+        RowData::Object(row) => match row.cells().map(|object| key_of(&object.cell(key), case_sensitive)) {
+            Some(Some(normalised)) => read.keyed.push(KeyedPlace { index, line, key: normalised }),
+            _ => read.read_value(index, line, row.into_value(), key, case_sensitive),
+        },
         RowData::Record(record) => {
             if let KeyColumn::Undecided = column {
                 let clash = key == EXTRA_FIELDS_KEY || record.header.iter().any(|c| c == EXTRA_FIELDS_KEY);

@@ -77,7 +77,7 @@ pub fn call_tool_owned(name: &str, args: impl Into<Arguments>) -> Result<Value, 
     match name {
         "validate_rows" => validate::validate_rows(args),
         "reconcile" => reconcile::reconcile(args.into_value()),
-        "count_distinct" => count_distinct::count_distinct(args.into_value()),
+        "count_distinct" => count_distinct::count_distinct(args),
         "duplicate_report" => duplicates::duplicate_report(args.into_value()),
         "inspect_dataset" => inspect::inspect_dataset(args.into_value()),
         other => Err(ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool: {other}"))),
@@ -158,7 +158,7 @@ pub fn reconcile(args: &Value) -> Result<Value, ToolError> {
 
 /// `count_distinct`: distinct entities on a stable key versus rows.
 pub fn count_distinct(args: &Value) -> Result<Value, ToolError> {
-    count_distinct::count_distinct(args.clone())
+    count_distinct::count_distinct(args.clone().into())
 }
 
 /// `duplicate_report`: suspected duplicate groups for human review; never merges.
