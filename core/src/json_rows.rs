@@ -19,8 +19,9 @@
 //! one turns down the text where reading them could fail or differ: a
 //! string with an escape that does not read as text (a lone surrogate), a
 //! number that may be out of range, or nesting near `serde_json`'s depth
-//! limit. A row whose keys hold escapes, or repeat, is read through the
-//! tree (`JsonRow::Value`), as `serde_json` would resolve them.
+//! limit. A row object whose keys hold escapes, or repeat, has no cells
+//! here ([`ObjectRow::cells`]): it is read as a tree, as `serde_json` would
+//! resolve them.
 
 use std::borrow::Cow;
 
@@ -95,7 +96,7 @@ impl RowsText {
                 b',' => at = skip_space(bytes, at + 1),
                 _ => {}
             }
-            let end = checked_value_end(bytes, at)?;
+            let end = value_end(bytes, at, true)?;
             rows.push((u32::try_from(at).ok()?, u32::try_from(end).ok()?));
             at = end;
         }
@@ -183,16 +184,18 @@ fn skip_space(bytes: &[u8], mut at: usize) -> usize {
     at
 }
 
-/// Where the value starting at `at` ends, every string and number in it
-/// checked to read as `serde_json` reads it; `None` if one may not.
-fn checked_value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+/// Where the value starting at `at` ends. When `checked`, every string and
+/// number in it is checked to read as `serde_json` reads it, and its
+/// nesting against [`MOST_DEPTH`]: `None` if one may not.
+fn value_end(bytes: &[u8], mut at: usize, checked: bool) -> Option<usize> {
     let mut depth = 0usize;
     loop {
         match *bytes.get(at)? {
-            b'"' => at = checked_string_end(bytes, at)?,
+            b'"' if checked => at = checked_string_end(bytes, at)?,
+            b'"' => at = string_end(bytes, at)?,
             b'{' | b'[' => {
                 depth += 1;
-                if depth > MOST_DEPTH {
+                if checked && depth > MOST_DEPTH {
                     return None;
                 }
                 at += 1;
@@ -208,7 +211,7 @@ fn checked_value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
                 }
                 let number = &bytes[start..at];
                 let plain = number.len() <= PLAIN_NUMBER_LEN && !number.iter().any(|b| matches!(b, b'e' | b'E'));
-                if !plain && serde_json::from_slice::<Value>(number).is_err() {
+                if checked && !plain && serde_json::from_slice::<Value>(number).is_err() {
                     return None;
                 }
             }
@@ -272,7 +275,7 @@ fn object_members(text: &str) -> Option<Vec<(&str, &str)>> {
         }
         at = skip_space(bytes, key_end + 1);
         at = skip_space(bytes, at + 1); // the colon
-        let end = value_end(bytes, at)?;
+        let end = value_end(bytes, at, false)?;
         members.push((key, &text[at..end]));
         at = skip_space(bytes, end);
         if bytes.get(at) == Some(&b',') {
@@ -280,30 +283,6 @@ fn object_members(text: &str) -> Option<Vec<(&str, &str)>> {
         }
     }
     Some(members)
-}
-
-/// Where the value starting at `at` ends, in text already checked.
-fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    loop {
-        match *bytes.get(at)? {
-            b'"' => at = string_end(bytes, at)?,
-            b'{' | b'[' => {
-                depth += 1;
-                at += 1;
-            }
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                at += 1;
-            }
-            _ => at += 1,
-        }
-        // A value at the top ends with its closing bracket or quote, or,
-        // for a number or a word, with the first byte that is not part of one.
-        if depth == 0 && !matches!(bytes.get(at), Some(b'-' | b'+' | b'.' | b'0'..=b'9' | b'a'..=b'z' | b'E')) {
-            return Some(at);
-        }
-    }
 }
 
 #[cfg(test)]
