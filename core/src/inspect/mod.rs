@@ -14,8 +14,10 @@
 //! One pass over the rows (`values.rs`) numbers each column's distinct
 //! cells, counting how many rows have each, and finds the rows' structure
 //! (`structure.rs`). Then each column is summarised from its distinct
-//! cells: the type every value takes (`types.rs`), then every value read
-//! as that type (`profile.rs`, with value shapes from `shape.rs`); the
+//! cells: the type every value takes (`types.rs`) and, in the same pass,
+//! the facts about its text (`text_facts.rs`, with value shapes from
+//! `shape.rs`), then every value read as that type (`profile.rs`; a
+//! `string` column's values are its text cells, read already); the
 //! rows of a mixed column whose value is an exception are found by reading
 //! the rows again, only as far as the result lists them. Then `draft.rs`
 //! turns the profile into the contract, its Table Schema and the evidence
@@ -31,6 +33,7 @@ mod report;
 mod rows;
 mod shape;
 mod structure;
+mod text_facts;
 mod types;
 mod values;
 
@@ -51,6 +54,7 @@ use draft::ColumnFacts;
 use profile::ValueProfile;
 use rows::{Columns, RowAt, Visitor};
 use structure::Structure;
+use text_facts::TextFacts;
 use types::TypeTally;
 use values::{CellCounter, CountLimits, DistinctCells};
 
@@ -180,10 +184,11 @@ fn inspect_counting(args: Value, limits: CountLimits) -> Result<Value, ToolError
 }
 
 /// A column's type tally and profile, from its distinct cells: the type
-/// first (every value counted against every candidate), then every value
-/// read as that type. Both are as if each row's value were read in turn,
-/// since each fact depends on the value alone (or, for the first row with
-/// blank space or a value, on the order first seen, which the cells keep).
+/// first (every value counted against every candidate, and the text facts
+/// that hold whatever the type), then every value read as that type. Both
+/// are as if each row's value were read in turn, since each fact depends
+/// on the value alone (or, for the first row with blank space or a value,
+/// on the order first seen, which the cells keep).
 ///
 /// `first_value` gives a JSON row's value at a row of this column, so that
 /// a JSON cell is not read back from its key.
@@ -195,9 +200,15 @@ fn summarise<'v, 'c>(
 ) -> (TypeTally, ValueProfile<'c>) {
     let read = cells.read();
     let mut tally = TypeTally::default();
-    read.each(first_value, |seen| tally.add(seen.cell, seen.count));
-    let mut profile = ValueProfile::new(&tally, cells, limits, cap);
-    read.each(first_value, |seen| profile.add(&seen));
+    let mut text = TextFacts::default();
+    read.each(first_value, |seen| {
+        tally.add(seen.cell, seen.count);
+        text.add(&seen);
+    });
+    let mut profile = ValueProfile::new(&tally, text, cells, limits, cap);
+    if profile.reads_values() {
+        read.each(first_value, |seen| profile.add(&seen));
+    }
     profile.finish();
     (tally, profile)
 }

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::partition::{Counted, Counts, KeyCounter};
 use super::shape::Shape;
+use super::text_facts::TextFacts;
 use super::types::{takes, TypeTally};
 use super::values::CountLimits;
 use super::values::{DistinctCells, Seen};
@@ -21,7 +22,6 @@ use crate::contract::ColumnType;
 use crate::formats::Format;
 use crate::key_table::KeyList;
 use crate::py::value::Cell;
-use crate::py::{repr, text};
 use crate::source::Capped;
 use crate::value_key::append_key;
 
@@ -154,21 +154,24 @@ pub(super) struct ValueProfile<'c> {
 }
 
 impl<'c> ValueProfile<'c> {
-    /// The profile of a column whose values counted `tally`, and whose
-    /// distinct cells are `cells`.
-    pub(super) fn new(tally: &TypeTally, cells: &'c DistinctCells, limits: CountLimits, cap: Option<usize>) -> Self {
+    /// The profile of a column whose values counted `tally`, whose
+    /// distinct cells are `cells` and show `text` as text. A `string`
+    /// column's profile is then complete; any other column's values are
+    /// read next, one distinct cell at a time ([`ValueProfile::add`], while
+    /// [`ValueProfile::reads_values`]).
+    pub(super) fn new(
+        tally: &TypeTally,
+        text: TextFacts,
+        cells: &'c DistinctCells,
+        limits: CountLimits,
+        cap: Option<usize>,
+    ) -> Self {
         let read_as = tally.chosen().unwrap_or(ColumnType::Any);
-        let formats = if read_as == ColumnType::String { Format::ALL.to_vec() } else { Vec::new() };
-        let text = read_as == ColumnType::String;
-        ValueProfile {
+        let TextFacts { cells: cells_read, blanks, first_values, length, shape, formats, padded, first_padded } = text;
+        let mut profile = ValueProfile {
             read_as,
-            distinct: if text {
-                DistinctValues::Cells { cells, blanks: Vec::new() }
-            } else {
-                DistinctValues::Keys(KeyList::default())
-            },
-            // Not before the examples: they are the first entries.
-            index: (!text).then(|| KeyCounter::new(limits.direct.max(EXAMPLES), limits.partition)),
+            distinct: DistinctValues::Keys(KeyList::default()),
+            index: None,
             counts: Vec::new(),
             entries: Vec::new(),
             cells_read: 0,
@@ -176,52 +179,64 @@ impl<'c> ValueProfile<'c> {
             examples: Vec::new(),
             extremes: Extremes::default(),
             negative: false,
-            length: None,
-            shape: Shape::default(),
-            formats,
+            length,
+            shape,
+            formats: Vec::new(),
             words: Vec::new(),
-            padded: 0,
-            first_padded: None,
+            padded,
+            first_padded,
             near: tally.mixed().map(|(near, _)| near),
             exceptions: Capped::new(cap),
             first_exceptions: Vec::new(),
+        };
+        if read_as == ColumnType::String {
+            // Every non-blank cell is text and a new entry, in order.
+            profile.counts = non_blank_counts(cells, &blanks);
+            profile.examples = first_values;
+            profile.formats = formats;
+            profile.cells_read = cells_read;
+            profile.distinct = DistinctValues::Cells { cells, blanks };
+        } else {
+            // Not fewer than the examples: they are the first entries, which
+            // the index must give at once.
+            profile.index = Some(KeyCounter::new(limits.direct.max(EXAMPLES), limits.partition));
         }
+        profile
     }
 
-    /// Read one distinct cell of the column (`values.rs`): every fact but
-    /// the exceptions, which are rows ([`ValueProfile::add_row`]).
+    /// Whether the column's values are still to be read ([`ValueProfile::add`]):
+    /// all but a `string` column's.
+    pub(super) fn reads_values(&self) -> bool {
+        self.index.is_some()
+    }
+
+    /// Read one distinct cell of a column not read as `string` (`values.rs`):
+    /// every fact about its value but the exceptions, which are rows
+    /// ([`ValueProfile::add_row`]).
     pub(super) fn add(&mut self, seen: &Seen<'_>) {
         let cell = seen.cell;
-        let number = self.cells_read;
         self.cells_read += 1;
         if cell.is_blank() {
-            self.no_entry(number);
+            self.no_entry();
             return;
         }
-        self.add_text_facts(seen);
-        // The column's type is one every non-blank value takes (and a
-        // `string` column's, text, every non-blank cell).
+        // The column's type is one every non-blank value takes.
         let Ok(value) = coerce(cell, self.read_as) else {
             debug_assert!(false, "a value refuses its column's type");
-            self.no_entry(number);
+            self.no_entry();
             return;
         };
         if let (CellRef::Text(text), Coerced::Cell(Cell::Json(Value::Bool(reads)))) = (cell, &value) {
             self.words.push((text.to_owned(), *reads));
         }
         let entry = self.add_distinct(&value, seen);
-        if let DistinctValues::Keys(_) = self.distinct {
-            self.entries.push(entry);
-        }
+        self.entries.push(entry);
         self.add_order(&value);
     }
 
-    /// Distinct cell `number` has no entry.
-    fn no_entry(&mut self, number: usize) {
-        match &mut self.distinct {
-            DistinctValues::Cells { blanks, .. } => blanks.push(u32::try_from(number).unwrap_or(u32::MAX)),
-            DistinctValues::Keys(_) => self.entries.push(NO_ENTRY),
-        }
+    /// The distinct cell just read has no entry.
+    fn no_entry(&mut self) {
+        self.entries.push(NO_ENTRY);
     }
 
     /// The entry of the value of distinct cell `cell` (`values.rs`, by
@@ -277,42 +292,12 @@ impl<'c> ValueProfile<'c> {
         self.exceptions.skip_many(total.saturating_sub(self.exceptions.total()));
     }
 
-    /// Length, shape, formats and blank space: facts about the text itself.
-    fn add_text_facts(&mut self, seen: &Seen<'_>) {
-        let owned;
-        let text: &str = match seen.cell {
-            CellRef::Text(s) => s,
-            CellRef::Json(value) => {
-                owned = repr::str_of(value);
-                &owned
-            }
-            CellRef::Null => return,
-        };
-        let length = if text.is_ascii() { text.len() } else { text.chars().count() };
-        self.length = Some(self.length.map_or((length, length), |(low, high)| (low.min(length), high.max(length))));
-        self.shape.add(text);
-        if !self.formats.is_empty() {
-            self.formats.retain(|format| format.matches(text));
-        }
-        if matches!(seen.cell, CellRef::Text(_)) && text::strip(text).len() != text.len() {
-            self.padded += seen.count;
-            // Cells come in the order first seen: the first padded one is
-            // the earliest row with blank space.
-            self.first_padded.get_or_insert((seen.row, seen.line));
-        }
-    }
-
     /// Count the value of a distinct cell; returns its entry, or
     /// [`NO_ENTRY`] for a value with no key.
     fn add_distinct(&mut self, value: &Coerced<'_>, seen: &Seen<'_>) -> u32 {
         let count = u32::try_from(seen.count).unwrap_or(u32::MAX);
-        let entry = match (&mut self.distinct, &mut self.index) {
-            (DistinctValues::Cells { .. }, _) => {
-                // Every non-blank cell is a new entry, in order.
-                self.counts.push(count);
-                u32::try_from(self.counts.len() - 1).unwrap_or(NO_ENTRY)
-            }
-            (DistinctValues::Keys(_), Some(index)) => match index.count(|out| append_key(value, out), count) {
+        let entry = match &mut self.index {
+            Some(index) => match index.count(|out| append_key(value, out), count) {
                 None => {
                     self.unkeyed += seen.count;
                     return NO_ENTRY;
@@ -323,7 +308,7 @@ impl<'c> ValueProfile<'c> {
                 Some(Counted::Now(entry, false)) => return entry,
                 Some(Counted::Now(entry, true)) => entry,
             },
-            (DistinctValues::Keys(_), None) => return NO_ENTRY,
+            None => return NO_ENTRY,
         };
         // A new entry. In the order first seen, as the values' first rows are.
         if self.examples.len() < EXAMPLES {
@@ -385,6 +370,19 @@ impl<'c> ValueProfile<'c> {
     pub(super) fn all_distinct(&self) -> bool {
         self.unkeyed == 0 && self.counts.iter().all(|&count| count == 1)
     }
+}
+
+/// Each non-blank cell's count, in cell order: a `string` column's
+/// entries' counts, when `blanks` (ascending) are its blank cells.
+fn non_blank_counts(cells: &DistinctCells, blanks: &[u32]) -> Vec<u32> {
+    let mut blanks = blanks.iter().copied().peekable();
+    let mut counts = Vec::with_capacity(cells.len().saturating_sub(blanks.len()));
+    for (number, count) in cells.counts().enumerate() {
+        if blanks.next_if_eq(&(number as u32)).is_none() {
+            counts.push(count);
+        }
+    }
+    counts
 }
 
 /// The number of the cell that is entry `entry` of a `string` column whose

@@ -307,11 +307,14 @@ fn a_text_columns_top_values_are_read_past_its_blank_cells() {
     // "b", "a". A text column's values are its non-blank cells, so its
     // entries are "b" (1 row) and "a" (2 rows); the blank cells come before
     // both, and reading an entry's value must skip them: "a" first, with 2.
+    // The examples are values too: the first two non-blank cells, not the
+    // first three cells.
     let values = ["", "  ", "b", "a", "", "a"];
     let result = inspect(json!({"rows": values.iter().map(|v| json!({"s": v})).collect::<Vec<_>>()}));
     assert_eq!(column(&result, "s")["type"], "string");
     assert_eq!(column(&result, "s")["top_values"], json!([{"value": "a", "count": 2}, {"value": "b", "count": 1}]));
     assert_eq!(column(&result, "s")["distinct"], 2);
+    assert_eq!(column(&result, "s")["examples"], json!(["b", "a"]));
 }
 
 #[test]

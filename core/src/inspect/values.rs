@@ -237,6 +237,16 @@ impl DistinctCells {
         self.keys.key(number)
     }
 
+    /// How many distinct cells the column has.
+    pub(super) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// How many rows have each cell, by number.
+    pub(super) fn counts(&self) -> impl Iterator<Item = u32> + '_ {
+        self.keys.values()
+    }
+
     /// How many cells only one row has.
     pub(super) fn singletons(&self) -> usize {
         self.keys.values().filter(|&count| count == 1).count()
