@@ -202,7 +202,8 @@ fn may_be_numeric(stripped: &str) -> bool {
 /// longer ASCII text is no boolean. Other text may fold to a word (`yeſ`
 /// folds to `yes`), and goes to the real check.
 fn may_be_boolean(stripped: &str) -> bool {
-    !stripped.is_ascii() || stripped.len() <= 5
+    // The length first: it refuses most text without reading it.
+    stripped.len() <= 5 || !stripped.is_ascii()
 }
 
 /// An exact refusal for dates and datetimes: Python's `fromisoformat`
