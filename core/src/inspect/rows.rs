@@ -82,9 +82,13 @@ pub(super) struct RowAt<'v> {
 pub(super) enum RowKind<'v> {
     Object,
     /// A CSV record with this many fields, under a header of `header`.
+    /// `positional` when its cells are handed over as the header's columns
+    /// 0, 1, 2, ... in order, one per field up to the header's width (a
+    /// header without an `_extra` column, see [`scan`]).
     Record {
         fields: usize,
         header: usize,
+        positional: bool,
     },
     /// A JSON row that is not an object: it has no cells.
     NotObject(&'v Value),
@@ -172,7 +176,8 @@ fn scan_csv(text: &str, columns: &mut Columns, visit: &mut impl Visitor) -> Resu
     let mut index = 0;
     while !visit.done() {
         let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? else { break };
-        let kind = RowKind::Record { fields: record.fields.len(), header: record.header.len() };
+        let kind =
+            RowKind::Record { fields: record.fields.len(), header: record.header.len(), positional: !as_objects };
         visit.row(&RowAt { index, line: Some(line), kind });
         if as_objects {
             if let Value::Object(object) = record.to_row() {

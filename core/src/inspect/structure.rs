@@ -66,8 +66,13 @@ pub(super) struct Structure {
     /// The row being read: its index and whether it has cells.
     row: usize,
     has_cells: bool,
-    /// Its cells as `(column, cell number)`.
+    /// Its cells as `(column, cell number)`, unless it goes `in_place`.
     cells: Vec<(u32, u32)>,
+    /// The row is a CSV record of the header's width whose cells come as
+    /// its columns in order, and the rows are kept column by column: each
+    /// cell goes straight to its column (nothing to check, nothing to
+    /// copy). That was a fifth of the pass over a million rows.
+    in_place: bool,
 }
 
 impl Structure {
@@ -83,6 +88,7 @@ impl Structure {
             row: 0,
             has_cells: false,
             cells: Vec::new(),
+            in_place: false,
         }
     }
 
@@ -90,13 +96,21 @@ impl Structure {
         self.row = row.index;
         self.cells.clear();
         self.has_cells = true;
+        self.in_place = false;
         match row.kind {
             RowKind::Object => {}
-            RowKind::Record { fields, header } => {
+            RowKind::Record { fields, header, positional } => {
                 if fields != header {
                     let ragged = Ragged { row: row.index, line: row.line, fields };
                     self.first_ragged.get_or_insert(ragged);
                     push(&mut self.ragged, || ragged);
+                } else if let RowCells::Dense { columns, rows } = &mut self.rows {
+                    // Every row so far kept, with these columns (the first
+                    // row sets them).
+                    if positional && *rows == row.index && (*rows == 0 || columns.len() == header) {
+                        columns.resize_with(header, Vec::new);
+                        self.in_place = true;
+                    }
                 }
             }
             RowKind::NotObject(value) => {
@@ -111,6 +125,15 @@ impl Structure {
     /// cells, or `None` when it is given once every row is read
     /// ([`Structure::number_late_cells`]).
     pub(super) fn cell(&mut self, column: usize, number: Option<u32>) {
+        if self.in_place {
+            if let (RowCells::Dense { columns, rows }, Some(number)) = (&mut self.rows, number) {
+                let cells = &mut columns[column];
+                debug_assert_eq!(cells.len(), *rows, "a record's cells come in column order, once each");
+                cells.push(number);
+            }
+            // A late cell is not kept (see `end_row`).
+            return;
+        }
         self.cells.push((u32::try_from(column).unwrap_or(u32::MAX), number.unwrap_or(LATE)));
     }
 
@@ -159,6 +182,12 @@ impl Structure {
 
     /// The row is read: it is kept, as its columns and cell numbers.
     pub(super) fn end_row(&mut self) {
+        if self.in_place {
+            if let RowCells::Dense { rows, .. } = &mut self.rows {
+                *rows += 1;
+            }
+            return;
+        }
         if !self.has_cells {
             // Column by column, a kept row's place is its index: no longer.
             self.rows.make_keyed();

@@ -170,6 +170,20 @@ fn a_header_column_called_extra_is_a_column() {
 }
 
 #[test]
+fn rows_read_as_objects_repeat_by_their_object() {
+    // With an `_extra` column in the header, each record is read as its
+    // row object, as validate_rows reads it, and a repeated name is one
+    // key of it: the records' cells are not the header's positions, so the
+    // rows are compared by what their objects hold. The three records'
+    // objects are all {"a": .., "_extra": "x"} with the same `a` as read
+    // from the record, so the second and third repeat the first.
+    let data = json!({"csv": "a,_extra,a\n1,x,2\n1,x,2\n1,x,2\n"});
+    let result = inspect(data);
+    assert_eq!(result["summary"]["duplicate_rows"], 2, "{result}");
+    assert_eq!(result["summary"]["ragged_records"], 0);
+}
+
+#[test]
 fn names_no_contract_can_hold_are_left_out_and_said() {
     let rows: Vec<Value> = (0..3).map(|i| json!({"first name": "Ann", " padded": i, "": i, "ok": i})).collect();
     let data = json!({"rows": rows});
