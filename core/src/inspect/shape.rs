@@ -15,6 +15,8 @@
 
 use std::fmt::Write;
 
+use crate::key_table::same_bytes;
+
 /// The longest value a shape is taken of.
 const MAX_CHARS: usize = 64;
 
@@ -27,6 +29,27 @@ enum Class {
     /// One literal character: punctuation or a space.
     Literal(u8),
 }
+
+/// Each byte's class as one byte, so that comparing two bytes' classes is
+/// one load and one compare: `A` for an uppercase letter, `a` for a
+/// lowercase one, `0` for a digit, the byte itself for a literal, and 0
+/// for a byte with no class. (No literal is a letter or a digit, so the
+/// codes of different classes differ.)
+const CLASS_CODES: [u8; 256] = {
+    let mut codes = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        codes[byte] = match byte as u8 {
+            b'A'..=b'Z' => b'A',
+            b'a'..=b'z' => b'a',
+            b'0'..=b'9' => b'0',
+            b' '..=b'~' => byte as u8,
+            _ => 0,
+        };
+        byte += 1;
+    }
+    codes
+};
 
 impl Class {
     fn of(byte: u8) -> Option<Class> {
@@ -63,10 +86,11 @@ pub(super) struct Shape {
     dead: bool,
     /// Scratch: the runs of the value being added.
     value: Vec<Run>,
-    /// The class of each byte of the first value: a value of the same
-    /// length whose bytes have the same classes has the same runs, which
-    /// are then not built again (most values of a shaped column).
-    first_classes: Vec<Class>,
+    /// The class code ([`CLASS_CODES`]) of each byte of the first value: a
+    /// value of the same length whose bytes have the same classes has the
+    /// same runs, which are then not built again (most values of a shaped
+    /// column).
+    first_classes: Vec<u8>,
     /// The runs of the first value as it was (`runs` forgets lengths).
     first_runs: Vec<Run>,
 }
@@ -89,7 +113,7 @@ impl Shape {
             self.runs = Some(self.value.clone());
             self.first_runs.clone_from(&self.value);
             text.clone_into(&mut self.first);
-            self.first_classes = text.bytes().filter_map(Class::of).collect();
+            self.first_classes = text.bytes().map(|byte| CLASS_CODES[usize::from(byte)]).collect();
             return;
         };
         let same = runs.len() == self.value.len() && runs.iter().zip(&self.value).all(|(a, b)| a.class == b.class);
@@ -104,7 +128,7 @@ impl Shape {
     /// at the same place (so its runs are the first value's runs).
     fn classed_as_first(&self, text: &str) -> bool {
         text.len() == self.first_classes.len()
-            && text.bytes().zip(&self.first_classes).all(|(byte, &class)| Class::of(byte) == Some(class))
+            && text.bytes().zip(&self.first_classes).all(|(byte, &class)| CLASS_CODES[usize::from(byte)] == class)
     }
 
     /// Merge a value whose runs have the first value's classes: its runs
@@ -112,15 +136,19 @@ impl Shape {
     fn merge(&mut self, text: &str, as_first: bool) {
         let Some(runs) = &mut self.runs else { return };
         let value = if as_first { &self.first_runs } else { &self.value };
-        self.varied |= text != self.first;
+        // Once one value differs, no other needs comparing.
+        if !self.varied {
+            self.varied = text != self.first;
+        }
         for (run, seen) in runs.iter_mut().zip(value) {
             if run.length != seen.length {
                 run.length = None;
             }
             if run.constant {
                 let seen_text = &text.as_bytes()[seen.start..seen.start + seen.length.unwrap_or(0)];
-                let own = run.length.map(|n| &self.first.as_bytes()[run.start..run.start + n]);
-                run.constant = own == Some(seen_text);
+                // (`same_bytes`, not `==`, which is a call per run in the module.)
+                run.constant =
+                    run.length.is_some_and(|n| same_bytes(&self.first.as_bytes()[run.start..run.start + n], seen_text));
             }
         }
     }
