@@ -6,9 +6,9 @@
 //! distinct cells as the type tally (`mod.rs`), before the type is known.
 //! A `string` column then needs no second pass at all: its values are its
 //! non-blank cells as written (`profile.rs`), so everything its profile
-//! states follows from these facts and the cells' counts. (A second pass
-//! per column was a sixth of `inspect_dataset`'s time on a million rows of
-//! four text columns.)
+//! states follows from these facts and the cells' counts. (Reading a text
+//! column's cells a second time cost about 6% of `inspect_dataset`'s time,
+//! and of its fuel, on a million rows of four text columns.)
 
 use serde_json::Value;
 
