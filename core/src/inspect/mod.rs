@@ -140,7 +140,7 @@ fn inspect_counting(args: Value, limits: CountLimits) -> Result<Value, ToolError
     let mut pass = RowPass { cells: CellCounter::with_limits(limits), structure: Structure::new(cap) };
     let rows = rows::scan(&source, &mut columns, &mut pass)?;
     let RowPass { cells, mut structure } = pass;
-    let (cells, late, lines) = cells.finish(columns.names.len());
+    let (cells, late, lines) = cells.finish(columns.names.len(), structure.dense_columns());
     structure.number_late_cells(late);
     structure.finish(&cells, &lines);
     drop(lines);

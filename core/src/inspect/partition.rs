@@ -169,10 +169,18 @@ impl KeyCounter {
 
     /// Every key is in: number the keys written down, after the table's.
     pub(super) fn finish(self) -> Counts {
+        let mut late = Vec::new();
+        let counts = self.finish_appending(&mut late);
+        Counts { late, ..counts }
+    }
+
+    /// [`KeyCounter::finish`], the late numbers appended to `late` (and
+    /// none in the [`Counts`] returned).
+    pub(super) fn finish_appending(self, late: &mut Vec<u32>) -> Counts {
         let Some(written) = self.written else {
             return Counts { keys: self.table.into_keys(), late: Vec::new(), late_firsts: Vec::new() };
         };
-        number_in_partitions(&written, self.partition)
+        number_in_partitions(&written, self.partition, late)
     }
 }
 
@@ -187,8 +195,9 @@ struct Moved {
     hash: u32,
 }
 
-/// Number the cells written down, in partitions of about `partition` cells.
-fn number_in_partitions(written: &WrittenDown, partition: usize) -> Counts {
+/// Number the cells written down, in partitions of about `partition`
+/// cells; their numbers are appended to `late`.
+fn number_in_partitions(written: &WrittenDown, partition: usize, late: &mut Vec<u32>) -> Counts {
     let cells = written.cells();
     let key = |cell: usize| written.key(cell);
     let weight = |cell: usize| written.weight(cell);
@@ -284,7 +293,7 @@ fn number_in_partitions(written: &WrittenDown, partition: usize) -> Counts {
     let (mut next_cell, mut next_entry) = (cell_starts, entry_starts);
     let mut keys = KeyList::with_capacity(counts.len(), distinct_bytes);
     let mut late_firsts = Vec::with_capacity(counts.len().saturating_sub(written.direct));
-    let mut late = Vec::with_capacity(cells - written.direct);
+    late.reserve(cells - written.direct);
     for (cell, &hash) in hashes.iter().enumerate() {
         let part = part_of(hash);
         let number = entries_of[next_cell[part]];
@@ -301,7 +310,7 @@ fn number_in_partitions(written: &WrittenDown, partition: usize) -> Counts {
         }
     }
     debug_assert!(keys.len() >= written.direct && late_firsts.len() == keys.len() - written.direct);
-    Counts { keys, late, late_firsts }
+    Counts { keys, late: Vec::new(), late_firsts }
 }
 
 /// One partition's distinct keys, each found by its hash: as a

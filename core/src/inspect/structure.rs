@@ -71,7 +71,9 @@ pub(super) struct Structure {
     /// The row is a CSV record of the header's width whose cells come as
     /// its columns in order, and the rows are kept column by column: each
     /// cell goes straight to its column (nothing to check, nothing to
-    /// copy). That was a fifth of the pass over a million rows.
+    /// copy). Keeping the structure cost 339 million units of fuel on the
+    /// million-row benchmark file, and buffering and checking each row was
+    /// 220 million of them.
     in_place: bool,
 }
 
@@ -135,6 +137,16 @@ impl Structure {
             return;
         }
         self.cells.push((u32::try_from(column).unwrap_or(u32::MAX), number.unwrap_or(LATE)));
+    }
+
+    /// While the rows are kept column by column: each column's cell
+    /// numbers so far (up to its first late cell), for
+    /// `CellCounter::finish` to append the late ones to.
+    pub(super) fn dense_columns(&mut self) -> Option<&mut Vec<Vec<u32>>> {
+        match &mut self.rows {
+            RowCells::Dense { columns, .. } => Some(columns),
+            RowCells::Keyed(_) => None,
+        }
     }
 
     /// Every row is read, and `late` holds, per column whose cells were

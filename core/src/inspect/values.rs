@@ -197,10 +197,27 @@ impl CellCounter {
     /// Every row is read: each of `columns` columns' distinct cells; for a
     /// column whose cells were written down, the numbers they have; and
     /// each row's line.
-    pub(super) fn finish(self, columns: usize) -> (Vec<DistinctCells>, Vec<Option<LateNumbers>>, RowLines) {
+    ///
+    /// `dense`, when the rows are kept column by column (`structure.rs`),
+    /// holds each column's cell numbers up to its first written-down cell:
+    /// a column whose written-down cells are of every row from there on
+    /// gets their numbers appended there, not in a list of its own to be
+    /// copied after (a million numbers, written and copied, per column of
+    /// ids).
+    pub(super) fn finish(
+        self,
+        columns: usize,
+        mut dense: Option<&mut Vec<Vec<u32>>>,
+    ) -> (Vec<DistinctCells>, Vec<Option<LateNumbers>>, RowLines) {
         let CellCounter { columns: counters, lines, .. } = self;
-        let (mut cells, mut late): (Vec<DistinctCells>, Vec<Option<LateNumbers>>) =
-            counters.into_iter().map(|counter| finish_column(counter, &lines)).unzip();
+        let (mut cells, mut late): (Vec<DistinctCells>, Vec<Option<LateNumbers>>) = counters
+            .into_iter()
+            .enumerate()
+            .map(|(at, counter)| {
+                let kept = dense.as_deref_mut().and_then(|columns| columns.get_mut(at));
+                finish_column(counter, &lines, kept)
+            })
+            .unzip();
         cells.resize_with(columns.max(cells.len()), DistinctCells::default);
         late.resize_with(cells.len(), || None);
         (cells, late, RowLines(lines))
@@ -208,16 +225,28 @@ impl CellCounter {
 }
 
 /// A column's distinct cells, in the order first seen, each with its
-/// first row; and, when cells were written down, the numbers they have.
-fn finish_column(column: ColumnCounter, lines: &[u32]) -> (DistinctCells, Option<LateNumbers>) {
+/// first row; and, when cells were written down, the numbers they have:
+/// appended to `kept` when it holds exactly the column's cells before the
+/// first written down and those are of every row after (`None` returned),
+/// else as [`LateNumbers`].
+fn finish_column(
+    column: ColumnCounter,
+    lines: &[u32],
+    kept: Option<&mut Vec<u32>>,
+) -> (DistinctCells, Option<LateNumbers>) {
     let ColumnCounter { counter, mut first, late: rows } = column;
-    let Counts { keys, late, late_firsts } = counter.finish();
+    let appended = kept.filter(|kept| rows.rows.is_empty() && kept.len() == rows.first_row as usize);
+    let from_row = rows.first_row as usize;
+    let (Counts { keys, late, late_firsts }, appended) = match appended {
+        Some(kept) => (counter.finish_appending(kept), true),
+        None => (counter.finish(), false),
+    };
     // Each new cell written down has its first row where it was written.
     for cell in late_firsts {
         let row = rows.row(cell as usize);
         first.push((row, lines[row as usize]));
     }
-    let late = (rows.cells > 0).then_some(LateNumbers { from_row: rows.first_row as usize, numbers: late });
+    let late = (rows.cells > 0 && !appended).then_some(LateNumbers { from_row, numbers: late });
     (DistinctCells { keys, first }, late)
 }
 
@@ -323,7 +352,7 @@ mod tests {
             counter.row(None);
             numbers.push(counter.add(0, CellRef::of_json(Some(value))));
         }
-        let (columns, late, _) = counter.finish(1);
+        let (columns, late, _) = counter.finish(1, None);
         let mut late = late.into_iter().flatten().flat_map(|late| late.numbers);
         let numbers = numbers.into_iter().map(|number| number.or_else(|| late.next()).expect("a number")).collect();
         let mut seen = Vec::new();
@@ -371,7 +400,7 @@ mod tests {
                 direct.push(counter.add(1, CellRef::Text(text)));
             }
         }
-        let (columns, late, _) = counter.finish(3);
+        let (columns, late, _) = counter.finish(3, None);
         assert_eq!(direct, [Some(0), None, None, None, None]);
         let late: Vec<Option<(usize, Vec<u32>)>> =
             late.into_iter().map(|late| late.map(|late| (late.from_row, late.numbers))).collect();
