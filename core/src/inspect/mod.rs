@@ -141,7 +141,7 @@ fn inspect_counting(args: Value, limits: CountLimits) -> Result<Value, ToolError
     let rows = rows::scan(&source, &mut columns, &mut pass)?;
     let RowPass { cells, mut structure } = pass;
     let (cells, late, lines) = cells.finish(columns.names.len(), structure.dense_columns());
-    structure.number_late_cells(late);
+    structure.number_late_cells(&late);
     structure.finish(&cells, &lines);
     drop(lines);
     // A JSON row's value, for a distinct cell's first row.

@@ -151,24 +151,9 @@ impl Structure {
 
     /// Every row is read, and `late` holds, per column whose cells were
     /// numbered after the rows were read, their numbers in row order: each
-    /// row's key gets its own.
-    pub(super) fn number_late_cells(&mut self, mut late: Vec<Option<LateNumbers>>) {
-        if let RowCells::Dense { columns, .. } = &mut self.rows {
-            // Every row has every column: from its first late cell on, a
-            // column's cells are all late, and were not kept (`end_row`);
-            // its late numbers are those cells, one each.
-            for (cells, numbers) in columns.iter_mut().zip(&mut late) {
-                let Some(numbers) = numbers.take() else { continue };
-                debug_assert_eq!(cells.len(), numbers.from_row);
-                cells.truncate(numbers.from_row);
-                if cells.is_empty() {
-                    *cells = numbers.numbers;
-                } else {
-                    cells.extend_from_slice(&numbers.numbers);
-                }
-            }
-            return;
-        }
+    /// row's key gets its own. (Rows kept column by column have theirs
+    /// already: `CellCounter::finish` appends them to [`Structure::dense_columns`].)
+    pub(super) fn number_late_cells(&mut self, late: &[Option<LateNumbers>]) {
         let late: Vec<(usize, &LateNumbers)> =
             late.iter().enumerate().filter_map(|(column, numbers)| Some((column, numbers.as_ref()?))).collect();
         if late.is_empty() {

@@ -199,11 +199,11 @@ impl CellCounter {
     /// each row's line.
     ///
     /// `dense`, when the rows are kept column by column (`structure.rs`),
-    /// holds each column's cell numbers up to its first written-down cell:
-    /// a column whose written-down cells are of every row from there on
-    /// gets their numbers appended there, not in a list of its own to be
-    /// copied after (a million numbers, written and copied, per column of
-    /// ids).
+    /// holds each column's cell numbers up to its first written-down cell;
+    /// every row has every column, so the written-down cells are of every
+    /// row from there on, and their numbers are appended there, not put in
+    /// a list of their own to be copied after (a million numbers, written
+    /// and copied, per column of ids).
     pub(super) fn finish(
         self,
         columns: usize,
@@ -226,19 +226,21 @@ impl CellCounter {
 
 /// A column's distinct cells, in the order first seen, each with its
 /// first row; and, when cells were written down, the numbers they have:
-/// appended to `kept` when it holds exactly the column's cells before the
-/// first written down and those are of every row after (`None` returned),
-/// else as [`LateNumbers`].
+/// appended to `kept`, the column's cells kept column by column (`None`
+/// returned), or else as [`LateNumbers`].
 fn finish_column(
     column: ColumnCounter,
     lines: &[u32],
     kept: Option<&mut Vec<u32>>,
 ) -> (DistinctCells, Option<LateNumbers>) {
     let ColumnCounter { counter, mut first, late: rows } = column;
-    let appended = kept.filter(|kept| rows.rows.is_empty() && kept.len() == rows.first_row as usize);
     let from_row = rows.first_row as usize;
-    let (Counts { keys, late, late_firsts }, appended) = match appended {
-        Some(kept) => (counter.finish_appending(kept), true),
+    let (Counts { keys, late, late_firsts }, appended) = match kept {
+        Some(kept) => {
+            // Kept up to the first written-down cell, and every row after has one.
+            debug_assert!(rows.cells == 0 || (rows.rows.is_empty() && kept.len() == from_row));
+            (counter.finish_appending(kept), true)
+        }
         None => (counter.finish(), false),
     };
     // Each new cell written down has its first row where it was written.
