@@ -6,17 +6,14 @@
 //! place while its text is kept; [`Arguments::into_value`] puts the rows'
 //! tree there for a check that reads the tree. Any text where that could
 //! differ from parsing the whole text at once (not an object, a key given
-//! twice, rows that [`RowsText::new`] turns down) is parsed whole, as
-//! before, with the same result or the same error.
+//! twice or holding an escape, text that `json_scan.rs` turns down) is
+//! parsed whole, as before, with the same result or the same error.
 
-use std::fmt;
-
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::error::{ErrorCode, ToolError};
 use crate::json_rows::RowsText;
+use crate::json_scan::{Scan, MOST_DEPTH};
 
 /// The arguments of a call (see the module docs). Made from a `Value`
 /// (`.into()`) for a call whose arguments are already a tree.
@@ -61,53 +58,43 @@ pub(crate) fn parse(text: &[u8]) -> Result<Arguments, ToolError> {
         .map_err(|err| ToolError::new(ErrorCode::InvalidJson, format!("the arguments are not valid JSON: {err}")))
 }
 
-/// The arguments with the `rows` array's text kept, when it can be (module docs).
+/// The most top-level keys read here; more are parsed whole (the check
+/// for a repeated key compares each with those before it).
+const MOST_KEYS: usize = 64;
+
+/// The arguments with the `rows` array's text kept, when it can be (module
+/// docs): one pass over the text (`json_scan.rs`) checks its syntax as
+/// `serde_json` would and finds the rows; the rest is then parsed with
+/// `null` in the rows' place.
 fn keeping_rows_text(text: &[u8]) -> Option<Arguments> {
-    let Members(members) = serde_json::from_slice(text).ok()?;
-    for (at, (key, _)) in members.iter().enumerate() {
-        if members[..at].iter().any(|(earlier, _)| earlier == key) {
+    let text = std::str::from_utf8(text).ok()?;
+    let mut scan = Scan::new(text);
+    scan.space();
+    let mut keys: Vec<&str> = Vec::new();
+    let mut rows = None;
+    scan.object(|scan, key, escaped| {
+        if escaped || keys.len() == MOST_KEYS || keys.contains(&key) {
             return None;
         }
-    }
-    let rows = members.iter().find(|(key, _)| key == "rows")?.1.get();
-    if !rows.starts_with('[') {
+        keys.push(key);
+        if key == "rows" && scan.peek() == Some(b'[') {
+            let start = scan.at;
+            rows = Some((start, RowsText::read(scan)?, scan.at));
+            Some(())
+        } else {
+            scan.value(MOST_DEPTH)
+        }
+    })?;
+    if !scan.at_end() {
         return None;
     }
-    // Where the rows lie in the text: the raw value borrows from it.
-    let start = (rows.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-    let end = start + rows.len();
-    let kept = RowsText::new(rows.to_owned())?;
-    let mut rest = Vec::with_capacity(text.len() - rows.len() + 4);
-    rest.extend_from_slice(&text[..start]);
-    rest.extend_from_slice(b"null");
-    rest.extend_from_slice(&text[end..]);
-    let object: Value = serde_json::from_slice(&rest).ok()?;
+    let (start, kept, end) = rows?;
+    let mut rest = String::with_capacity(text.len() - (end - start) + 4);
+    rest.push_str(&text[..start]);
+    rest.push_str("null");
+    rest.push_str(&text[end..]);
+    let object: Value = serde_json::from_str(&rest).ok()?;
     Some(Arguments { object, rows: Some(kept) })
-}
-
-/// A JSON object's members in order, each value as its text.
-struct Members<'t>(Vec<(String, &'t RawValue)>);
-
-impl<'de> Deserialize<'de> for Members<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Read;
-        impl<'de> Visitor<'de> for Read {
-            type Value = Members<'de>;
-
-            fn expecting(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
-                out.write_str("a JSON object")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut members = Vec::new();
-                while let Some(member) = map.next_entry::<String, &'de RawValue>()? {
-                    members.push(member);
-                }
-                Ok(Members(members))
-            }
-        }
-        deserializer.deserialize_map(Read)
-    }
 }
 
 #[cfg(test)]

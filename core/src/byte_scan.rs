@@ -5,35 +5,66 @@
 //! eight bytes is checked at once (SWAR): a byte equal to the one looked
 //! for becomes zero after XOR, and `has_zero` finds zero bytes in a word.
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each zero byte of `word`. Exact for the lowest zero
+/// byte, which is the only one used: a false positive can only appear
+/// above a true zero.
+#[inline]
+fn has_zero(word: u64) -> u64 {
+    word.wrapping_sub(ONES) & !word & HIGHS
+}
+
 /// The index of the first byte from `start` on that is one of `targets`,
 /// or the end of `bytes`.
 // Inlined, so that each target's word is a constant where it is called.
 #[inline]
 pub(crate) fn find_any<const N: usize>(bytes: &[u8], start: usize, targets: [u8; N]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // Exact for the lowest zero byte, which is the only one used: a false
-    // positive can only appear above a true zero.
-    let has_zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS;
-    let mut i = start;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+    let flag = |word: u64| {
         let mut found = 0;
         for target in targets {
             found |= has_zero(word ^ (ONES * u64::from(target)));
         }
+        found
+    };
+    find_flagged(bytes, start, flag, |byte| targets.contains(&byte))
+}
+
+/// The index of the first byte from `start` on that ends a run of plain
+/// text inside a JSON string: a quote, a backslash or a control character
+/// (below 0x20, which a JSON string may not hold); or the end of `bytes`.
+#[inline]
+pub(crate) fn find_string_stop(bytes: &[u8], start: usize) -> usize {
+    let flag = |word: u64| {
+        // Bytes below 0x20: subtracting 0x20 borrows out of them, and `!word`
+        // drops bytes of 0x80 and above (exact for the lowest, as `has_zero`).
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        control | has_zero(word ^ (ONES * u64::from(b'"'))) | has_zero(word ^ (ONES * u64::from(b'\\')))
+    };
+    find_flagged(bytes, start, flag, |byte| byte == b'"' || byte == b'\\' || byte < 0x20)
+}
+
+/// The index of the first byte from `start` on that `stop` holds for, or
+/// the end of `bytes`: eight bytes at a time, `flag` setting the high bit
+/// of each such byte of a word (at least of the lowest), then byte by byte.
+#[inline]
+fn find_flagged(bytes: &[u8], start: usize, flag: impl Fn(u64) -> u64, stop: impl Fn(u8) -> bool) -> usize {
+    let mut i = start;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let found = flag(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
         if found != 0 {
             return i + (found.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
     let tail = bytes.get(i..).unwrap_or_default();
-    tail.iter().position(|byte| targets.contains(byte)).map_or(bytes.len(), |n| i + n)
+    tail.iter().position(|&byte| stop(byte)).map_or(bytes.len(), |n| i + n)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::find_any;
+    use super::{find_any, find_string_stop};
 
     #[test]
     fn the_first_target_is_found_in_every_place_of_a_word_and_in_the_tail() {
@@ -55,5 +86,29 @@ mod tests {
         }
         assert_eq!(find_any(b"", 0, [b'"']), 0);
         assert_eq!(find_any(b"ab", 5, [b'"']), 2, "a start past the end is the end");
+    }
+
+    #[test]
+    fn a_strings_first_stop_is_found_in_every_place_of_a_word_and_in_the_tail() {
+        // Each stop (a quote, a backslash, every control character) at every
+        // position of a 21-byte text, after bytes that a borrow between bytes
+        // could confuse with it (0x20 just above the controls, 0x7f, bytes of
+        // 0x80 and above, and one above and below the quote and backslash).
+        let neighbours = [0x20u8, 0x7f, 0x80, 0xff, b'"' + 1, b'"' - 1, b'\\' + 1, b'\\' - 1];
+        let stops = (0u8..0x20).chain([b'"', b'\\']);
+        for stop in stops {
+            for at in 0..21 {
+                let mut text = vec![b'a'; 21];
+                for (i, byte) in text.iter_mut().enumerate().take(at) {
+                    *byte = neighbours[i % neighbours.len()];
+                }
+                text[at] = stop;
+                assert_eq!(find_string_stop(&text, 0), at, "{stop:#x} at {at}");
+                text[at] = 0x20;
+                assert_eq!(find_string_stop(&text, 0), 21, "none: the end");
+            }
+        }
+        assert_eq!(find_string_stop(b"", 0), 0);
+        assert_eq!(find_string_stop(b"ab", 5), 2, "a start past the end is the end");
     }
 }

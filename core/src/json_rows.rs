@@ -5,45 +5,90 @@
 //! ordered map with a hashed index, four owned keys and four owned
 //! strings: on 100,000 rows that was most of a `validate_rows` call whose
 //! result lists 25 of them (a JSON call took 8 times as long per row as the
-//! same rows as CSV). Here the text is kept, each row is an object's span,
-//! and a check reads the cells it asks for from the row's text; a row is
-//! built as a `Value` only where a result lists it, from its own text, so
-//! it is the value the tree would have held.
+//! same rows as CSV). Here the text is kept, and one pass over it
+//! ([`RowsText::read`], through `json_scan.rs`) checks its syntax and notes
+//! where each row and each row object's members lie; a check reads the
+//! cells it asks for from the row's text; a row is built as a `Value` only
+//! where a result lists it, from its own text, so it is the value the tree
+//! would have held.
 //!
-//! **The same rows as the tree, or no text.** [`RowsText::new`] takes the
-//! text only when reading it row by row gives exactly what parsing it as a
-//! tree gives; otherwise the caller parses the tree, as before, with its
-//! errors. `serde_json` has checked the text's syntax before it gets here
-//! (`arguments.rs`: control characters in strings and malformed escapes
-//! included), but that check skips values without reading them; so this
-//! one turns down the text where reading them could fail or differ: a
-//! string with an escape that does not read as text (a lone surrogate), a
-//! number that may be out of range, or nesting near `serde_json`'s depth
-//! limit. A row object whose keys hold escapes, or repeat, has no cells
-//! here ([`ObjectRow::cells`]): it is read as a tree, as `serde_json` would
-//! resolve them.
+//! **The same rows as the tree, or no text.** The pass accepts only text
+//! that `serde_json` reads, and reads the same way (`json_scan.rs`);
+//! anything else turns the text down, and the caller parses it whole, as
+//! before, with its errors. A row object whose keys hold escapes, or
+//! repeat, has no cells here ([`ObjectRow::cells`]): it is read as a tree,
+//! as `serde_json` would resolve them.
+//!
+//! **Layouts.** Rows mostly have the same keys in the same order. Each row
+//! object's keys are compared with the last few layouts (key lists) seen,
+//! and a row of a known layout stores only where its values lie; a check
+//! then finds a column's position once per layout, not once per row
+//! ([`ObjectCells::layout`]).
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::byte_scan::find_any;
 use crate::coerce::CellRef;
+use crate::json_scan::{Scan, MOST_DEPTH};
+use crate::key_table::same_bytes;
 
-/// Deeper than this in the rows, the text is turned down: `serde_json`
-/// refuses values nested 128 deep (the rows array is itself within the
-/// arguments object), and a row read alone would have more room.
-const MOST_DEPTH: usize = 100;
+/// How many recent layouts a row's keys are compared with before they are
+/// taken as a new one.
+const RECENT_LAYOUTS: usize = 4;
 
-/// A number longer than this, or with an exponent, is read by `serde_json`
-/// when checked: shorter plain digits never leave the range of an `f64`.
-const PLAIN_NUMBER_LEN: usize = 300;
+/// A key list longer than this is checked for repeats by sorting it.
+const FEW_KEYS: usize = 16;
 
-/// The text of a `rows` array, with where each row is.
+/// Marks a value span whose text is a string holding an escape.
+const ESCAPED: u32 = 1 << 31;
+
+/// Where a row, key or value lies in [`RowsText::text`].
+#[derive(Clone, Copy)]
+struct Span {
+    start: u32,
+    /// The end, with [`ESCAPED`] set for a string holding an escape.
+    end: u32,
+}
+
+impl Span {
+    fn text(self, text: &str) -> &str {
+        &text[self.start as usize..(self.end & !ESCAPED) as usize]
+    }
+}
+
+/// One row: its span, and for an object with a layout, which one and where
+/// its values are in [`RowsText::values`].
+#[derive(Clone, Copy)]
+struct RowSpan {
+    span: Span,
+    /// An index into [`RowsText::layouts`], or [`NOT_OBJECT`] or [`KEYS_AS_TREE`].
+    layout: u32,
+    first_value: u32,
+}
+
+/// A row that is no object.
+const NOT_OBJECT: u32 = u32::MAX;
+/// A row object whose keys hold escapes or repeat.
+const KEYS_AS_TREE: u32 = u32::MAX - 1;
+
+/// The keys of rows that share them, in order: where they are in [`RowsText::keys`].
+#[derive(Clone, Copy)]
+struct Layout {
+    first_key: u32,
+    len: u32,
+}
+
+/// The text of a `rows` array, with where each row, and each row object's
+/// members, are.
 pub(crate) struct RowsText {
     text: String,
-    /// Each row's span in `text`.
-    rows: Vec<(u32, u32)>,
+    rows: Vec<RowSpan>,
+    /// The values of every row object with a layout, row after row.
+    values: Vec<Span>,
+    /// The keys of every layout, layout after layout.
+    keys: Vec<Span>,
+    layouts: Vec<Layout>,
 }
 
 /// One row of a [`RowsText`].
@@ -54,17 +99,21 @@ pub(crate) enum JsonRow<'t> {
     Value(Value),
 }
 
-/// A row object as its text, its members not yet found: a row that a
-/// result lists is read as a tree at once ([`ObjectRow::into_value`]).
+/// A row object as its text: a row that a result lists is read as a tree
+/// at once ([`ObjectRow::into_value`]).
 #[derive(Clone, Copy)]
 pub(crate) struct ObjectRow<'t> {
-    text: &'t str,
+    rows: &'t RowsText,
+    row: RowSpan,
 }
 
 /// A row object's members where they lie: keys (plain text, each once) and
 /// values' texts.
 pub(crate) struct ObjectCells<'t> {
-    members: Vec<(&'t str, &'t str)>,
+    text: &'t str,
+    keys: &'t [Span],
+    values: &'t [Span],
+    layout: usize,
 }
 
 /// The value of a column in a row object, as a check reads it.
@@ -78,29 +127,110 @@ pub(crate) enum JsonCell<'t> {
 }
 
 impl RowsText {
-    /// The rows of `text`, a JSON array `serde_json` has accepted as syntax;
+    /// The rows array at `scan`'s reading position (its `[`), read past;
     /// `None` when it is not an array, or when reading it row by row could
     /// differ from parsing it whole (module docs).
-    pub(crate) fn new(text: String) -> Option<RowsText> {
-        let bytes = text.as_bytes();
-        let mut at = skip_space(bytes, 0);
-        if bytes.get(at) != Some(&b'[') {
+    pub(crate) fn read(scan: &mut Scan<'_>) -> Option<RowsText> {
+        let base = scan.at;
+        // Spans are kept as `u32`, with the top bit of a value's end a mark.
+        if scan.text.len() - base >= ESCAPED as usize || !scan.eat(b'[') {
             return None;
         }
-        at += 1;
-        let mut rows = Vec::new();
-        loop {
-            at = skip_space(bytes, at);
-            match bytes.get(at)? {
-                b']' => break,
-                b',' => at = skip_space(bytes, at + 1),
-                _ => {}
+        let mut rows = RowsText {
+            text: String::new(),
+            rows: Vec::new(),
+            values: Vec::new(),
+            keys: Vec::new(),
+            layouts: Vec::new(),
+        };
+        let mut row_keys: Vec<Span> = Vec::new();
+        let offset = |at: usize| (at - base) as u32;
+        scan.space();
+        if !scan.eat(b']') {
+            loop {
+                scan.space();
+                let start = scan.at;
+                let first_value = rows.values.len() as u32;
+                let layout = if scan.peek() == Some(b'{') {
+                    rows.read_object(scan, base, &mut row_keys)?
+                } else {
+                    scan.value(MOST_DEPTH)?;
+                    NOT_OBJECT
+                };
+                rows.rows.push(RowSpan {
+                    span: Span { start: offset(start), end: offset(scan.at) },
+                    layout,
+                    first_value,
+                });
+                scan.space();
+                if !scan.eat(b',') {
+                    break;
+                }
             }
-            let end = value_end(bytes, at, true)?;
-            rows.push((u32::try_from(at).ok()?, u32::try_from(end).ok()?));
-            at = end;
+            if !scan.eat(b']') {
+                return None;
+            }
         }
-        Some(RowsText { text, rows })
+        rows.text.push_str(&scan.text[base..scan.at]);
+        Some(rows)
+    }
+
+    /// A row object (`scan` at its `{`), read past: its values noted, and
+    /// its layout returned.
+    fn read_object(&mut self, scan: &mut Scan<'_>, base: usize, row_keys: &mut Vec<Span>) -> Option<u32> {
+        let offset = |at: usize| (at - base) as u32;
+        let first_value = self.values.len();
+        let mut plain_keys = true;
+        row_keys.clear();
+        scan.object(|scan, key, escaped| {
+            plain_keys &= !escaped;
+            // The key borrows from the text, so its offset there is where it is.
+            let key_start = key.as_ptr() as usize - scan.text.as_ptr() as usize;
+            row_keys.push(Span { start: offset(key_start), end: offset(key_start + key.len()) });
+            let start = scan.at;
+            let mark = if scan.peek() == Some(b'"') {
+                if scan.string()? {
+                    ESCAPED
+                } else {
+                    0
+                }
+            } else {
+                // The row object is one level of nesting.
+                scan.value(MOST_DEPTH - 1)?;
+                0
+            };
+            self.values.push(Span { start: offset(start), end: offset(scan.at) | mark });
+            Some(())
+        })?;
+        let text = &scan.text[base..];
+        let layout = if plain_keys { self.layout_of(text, row_keys) } else { None };
+        if layout.is_none() {
+            self.values.truncate(first_value);
+        }
+        Some(layout.unwrap_or(KEYS_AS_TREE))
+    }
+
+    /// The layout of a row object's keys (`text` is where their spans
+    /// point): a recent one they match, or a new one; `None` if a key repeats.
+    fn layout_of(&mut self, text: &str, row_keys: &[Span]) -> Option<u32> {
+        let same = |layout: &Layout| {
+            layout.len as usize == row_keys.len()
+                && self.keys[layout.first_key as usize..][..row_keys.len()]
+                    .iter()
+                    .zip(row_keys)
+                    .all(|(known, key)| same_bytes(known.text(text).as_bytes(), key.text(text).as_bytes()))
+        };
+        let recent = self.layouts.len().saturating_sub(RECENT_LAYOUTS);
+        if let Some(found) = (recent..self.layouts.len()).rev().find(|&at| same(&self.layouts[at])) {
+            return u32::try_from(found).ok();
+        }
+        if repeats(text, row_keys) {
+            return None;
+        }
+        let layout = Layout { first_key: self.keys.len() as u32, len: row_keys.len() as u32 };
+        self.keys.extend_from_slice(row_keys);
+        self.layouts.push(layout);
+        u32::try_from(self.layouts.len() - 1).ok()
     }
 
     /// How many rows there are.
@@ -110,52 +240,87 @@ impl RowsText {
 
     /// Row `index`, which is there.
     pub(crate) fn row(&self, index: usize) -> JsonRow<'_> {
-        let (start, end) = self.rows[index];
-        let text = &self.text[start as usize..end as usize];
-        if text.starts_with('{') {
-            JsonRow::Object(ObjectRow { text })
+        let row = self.rows[index];
+        if row.layout == NOT_OBJECT {
+            JsonRow::Value(parse(row.span.text(&self.text)))
         } else {
-            JsonRow::Value(parse(text))
+            JsonRow::Object(ObjectRow { rows: self, row })
         }
     }
 
     /// Every row as `serde_json` reads it.
     pub(crate) fn into_values(self) -> Vec<Value> {
-        self.rows.iter().map(|&(start, end)| parse(&self.text[start as usize..end as usize])).collect()
+        self.rows.iter().map(|row| parse(row.span.text(&self.text))).collect()
     }
 }
 
+/// Whether a key of `keys` (spans in `text`) is there twice.
+fn repeats(text: &str, keys: &[Span]) -> bool {
+    if keys.len() <= FEW_KEYS {
+        return keys
+            .iter()
+            .enumerate()
+            .any(|(at, key)| keys[..at].iter().any(|seen| seen.text(text) == key.text(text)));
+    }
+    let mut sorted: Vec<&str> = keys.iter().map(|key| key.text(text)).collect();
+    sorted.sort_unstable();
+    sorted.windows(2).any(|pair| pair[0] == pair[1])
+}
+
 impl<'t> ObjectRow<'t> {
-    /// The row's members, found in its text; `None` when a key holds an
-    /// escape or repeats (then the row is read as a tree, as `serde_json`
-    /// resolves them).
+    /// The row's members; `None` when a key holds an escape or repeats
+    /// (then the row is read as a tree, as `serde_json` resolves them).
     pub(crate) fn cells(&self) -> Option<ObjectCells<'t>> {
-        object_members(self.text).map(|members| ObjectCells { members })
+        let rows = self.rows;
+        let layout = *rows.layouts.get(self.row.layout as usize)?;
+        let first_value = self.row.first_value as usize;
+        Some(ObjectCells {
+            text: &rows.text,
+            keys: &rows.keys[layout.first_key as usize..][..layout.len as usize],
+            values: &rows.values[first_value..first_value + layout.len as usize],
+            layout: self.row.layout as usize,
+        })
     }
 
     /// The row as `serde_json` reads it.
     pub(crate) fn into_value(self) -> Value {
-        parse(self.text)
+        parse(self.row.span.text(&self.rows.text))
     }
 }
 
 impl<'t> ObjectCells<'t> {
     /// The row's keys, in the order written.
     pub(crate) fn keys(&self) -> impl Iterator<Item = &'t str> + Clone + '_ {
-        self.members.iter().map(|&(key, _)| key)
+        self.keys.iter().map(|key| key.text(self.text))
+    }
+
+    /// Which layout the row has: rows of the same layout (of one
+    /// [`RowsText`]) have the same keys in the same order, so a column's
+    /// [`position`](Self::position) found for one holds for all.
+    pub(crate) fn layout(&self) -> usize {
+        self.layout
+    }
+
+    /// Where column `name` is among the row's members.
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        self.keys.iter().position(|key| same_bytes(key.text(self.text).as_bytes(), name.as_bytes()))
     }
 
     /// The value of column `name`.
     pub(crate) fn cell(&self, name: &str) -> JsonCell<'t> {
-        let Some(&(_, value)) = self.members.iter().find(|(key, _)| *key == name) else {
-            return JsonCell::Missing;
-        };
-        match value.strip_prefix('"').and_then(|quoted| quoted.strip_suffix('"')) {
-            Some(plain) if !plain.contains('\\') => JsonCell::Text(Cow::Borrowed(plain)),
-            _ => match parse(value) {
-                Value::String(text) => JsonCell::Text(Cow::Owned(text)),
-                other => JsonCell::Other(other),
-            },
+        self.position(name).map_or(JsonCell::Missing, |position| self.cell_at(position))
+    }
+
+    /// The value of the member at `position` (from [`position`](Self::position)).
+    pub(crate) fn cell_at(&self, position: usize) -> JsonCell<'t> {
+        let span = self.values[position];
+        let value = span.text(self.text);
+        if value.starts_with('"') && span.end & ESCAPED == 0 {
+            return JsonCell::Text(Cow::Borrowed(&value[1..value.len() - 1]));
+        }
+        match parse(value) {
+            Value::String(text) => JsonCell::Text(Cow::Owned(text)),
+            other => JsonCell::Other(other),
         }
     }
 }
@@ -171,126 +336,22 @@ impl JsonCell<'_> {
     }
 }
 
-/// A value's text as `serde_json` reads it; [`RowsText::new`] has checked
+/// A value's text as `serde_json` reads it; [`RowsText::read`] has checked
 /// that it reads.
 fn parse(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or(Value::Null)
-}
-
-fn skip_space(bytes: &[u8], mut at: usize) -> usize {
-    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        at += 1;
-    }
-    at
-}
-
-/// Where the value starting at `at` ends. When `checked`, every string and
-/// number in it is checked to read as `serde_json` reads it, and its
-/// nesting against [`MOST_DEPTH`]: `None` if one may not.
-fn value_end(bytes: &[u8], mut at: usize, checked: bool) -> Option<usize> {
-    let mut depth = 0usize;
-    loop {
-        match *bytes.get(at)? {
-            b'"' if checked => at = checked_string_end(bytes, at)?,
-            b'"' => at = string_end(bytes, at)?,
-            b'{' | b'[' => {
-                depth += 1;
-                if checked && depth > MOST_DEPTH {
-                    return None;
-                }
-                at += 1;
-            }
-            b'}' | b']' => {
-                depth = depth.checked_sub(1)?;
-                at += 1;
-            }
-            b'-' | b'0'..=b'9' => {
-                let start = at;
-                while matches!(bytes.get(at), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
-                    at += 1;
-                }
-                let number = &bytes[start..at];
-                let plain = number.len() <= PLAIN_NUMBER_LEN && !number.iter().any(|b| matches!(b, b'e' | b'E'));
-                if checked && !plain && serde_json::from_slice::<Value>(number).is_err() {
-                    return None;
-                }
-            }
-            b'a'..=b'z' => {
-                while matches!(bytes.get(at), Some(b'a'..=b'z')) {
-                    at += 1;
-                }
-            }
-            // A separator or blank space.
-            _ => at += 1,
-        }
-        if depth == 0 {
-            return Some(at);
-        }
-    }
-}
-
-/// Where the string starting at `start` (its opening quote) ends, past
-/// its closing quote; `None` if it holds an escape that does not read as
-/// text.
-fn checked_string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let end = string_end(bytes, start)?;
-    let escaped = bytes[start..end].contains(&b'\\');
-    if escaped && serde_json::from_slice::<String>(&bytes[start..end]).is_err() {
-        return None;
-    }
-    Some(end)
-}
-
-/// Where the string starting at `start` (its opening quote) ends, past its
-/// closing quote, in text whose syntax is checked.
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut at = start + 1;
-    loop {
-        at = find_any(bytes, at, [b'"', b'\\']);
-        match bytes.get(at)? {
-            b'"' => return Some(at + 1),
-            _ => at += 2,
-        }
-    }
-}
-
-/// The members of the object `text` (checked by [`RowsText::new`]), as
-/// `(key, value text)`; `None` when it is not an object, or when a key
-/// holds an escape or repeats.
-fn object_members(text: &str) -> Option<Vec<(&str, &str)>> {
-    let bytes = text.as_bytes();
-    if bytes.first() != Some(&b'{') {
-        return None;
-    }
-    let mut members: Vec<(&str, &str)> = Vec::new();
-    let mut at = skip_space(bytes, 1);
-    while bytes.get(at) == Some(&b'"') {
-        let key_end = find_any(bytes, at + 1, [b'"', b'\\']);
-        if bytes.get(key_end) != Some(&b'"') {
-            return None;
-        }
-        let key = &text[at + 1..key_end];
-        if members.iter().any(|(seen, _)| *seen == key) {
-            return None;
-        }
-        at = skip_space(bytes, key_end + 1);
-        at = skip_space(bytes, at + 1); // the colon
-        let end = value_end(bytes, at, false)?;
-        members.push((key, &text[at..end]));
-        at = skip_space(bytes, end);
-        if bytes.get(at) == Some(&b',') {
-            at = skip_space(bytes, at + 1);
-        }
-    }
-    Some(members)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The rows of `text`, when it is one array read row by row.
     fn kept(text: &str) -> Option<RowsText> {
-        RowsText::new(text.to_owned())
+        let mut scan = Scan::new(text);
+        scan.space();
+        let rows = RowsText::read(&mut scan)?;
+        scan.at_end().then_some(rows)
     }
 
     #[test]
@@ -358,5 +419,46 @@ mod tests {
         assert_eq!(rows.into_values(), expected);
         assert_eq!(kept("[]").map(|rows| rows.len()), Some(0));
         assert_eq!(kept(" [ ] ").map(|rows| rows.len()), Some(0));
+    }
+
+    #[test]
+    fn rows_with_the_same_keys_in_the_same_order_share_a_layout() {
+        let many = |repeat: bool| {
+            let keys: Vec<String> =
+                (0..20).map(|n| format!("\"k{}\":{n}", if repeat && n == 19 { 3 } else { n })).collect();
+            format!("{{{}}}", keys.join(","))
+        };
+        let rows_text = format!(
+            r#"[{{"a":1,"b":"x"}}, {{"a":2,"b":"y"}}, {{"b":3,"a":"z"}}, {{"a":4,"b":5}}, {{"a":1,"b":2,"c":3}}, {{"a":"\u0041","b":null}}, {}, {}, {{}}, {{"ab":1}}, {{"a":1,"b":2}}]"#,
+            many(true),
+            many(false)
+        );
+        let rows = kept(&rows_text).expect("kept");
+        let expected: Vec<Value> = serde_json::from_str(&rows_text).expect("JSON");
+        let mut layouts = Vec::new();
+        for (index, expected) in expected.iter().enumerate() {
+            let JsonRow::Object(row) = rows.row(index) else { panic!("row {index} is an object") };
+            let Some(cells) = row.cells() else {
+                layouts.push(None);
+                continue;
+            };
+            layouts.push(Some(cells.layout()));
+            // Each value read by its position is the tree's.
+            for (key, value) in expected.as_object().expect("object") {
+                let position = cells.position(key).expect("a key of the row");
+                assert_eq!(cells.cell_at(position).cell_ref().to_value(), *value, "row {index}, {key}");
+            }
+        }
+        // Rows 0, 1, 3 and 5 have keys a, b; row 2 has them in the other
+        // order; row 6 repeats k3 (found by sorting twenty keys) and is read
+        // as a tree; an empty row and a key that is a prefix of another's
+        // are layouts of their own. Row 10 has keys a, b too, but four other
+        // layouts came after theirs (the most that are looked back on), so
+        // it starts a new one: a layout says the keys are the same, never
+        // that they differ.
+        assert_eq!(
+            layouts,
+            [Some(0), Some(0), Some(1), Some(0), Some(2), Some(0), None, Some(3), Some(4), Some(5), Some(6)]
+        );
     }
 }

@@ -37,6 +37,7 @@ mod findings;
 mod formats;
 mod inspect;
 mod json_rows;
+mod json_scan;
 mod key_table;
 mod listing;
 mod near_match;

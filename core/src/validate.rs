@@ -201,7 +201,18 @@ struct Plan<'f> {
     checks: RowChecks<'f>,
     row_key: Option<&'f str>,
     records: RecordReading,
+    /// Where each field is in a JSON row object of one layout.
+    object_positions: ObjectPositions,
     count: CodeCount,
+}
+
+/// Where each field is among the members of row objects of one layout
+/// (`json_rows.rs`), found once for the layout rather than once per row.
+#[derive(Default)]
+struct ObjectPositions {
+    layout: Option<usize>,
+    /// `positions[i]`: the member of field `i`, if the row has it.
+    positions: Vec<Option<usize>>,
 }
 
 impl<'f> Plan<'f> {
@@ -210,6 +221,7 @@ impl<'f> Plan<'f> {
             checks: RowChecks::new(fields, &table.primary_key, rules),
             row_key,
             records: RecordReading::Undecided,
+            object_positions: ObjectPositions::default(),
             count: CodeCount::default(),
         }
     }
@@ -268,9 +280,15 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
         // Its cells read from its text; a row whose keys must be read as a
         // tree (escaped or repeated) is checked in full, as it is listed.
         RowData::Object(row) => row.cells().map(|object| {
-            outcome.note_columns_of_keys(fields, object.keys());
+            let known = &mut plan.object_positions;
+            if known.layout != Some(object.layout()) {
+                outcome.note_columns_of_keys(fields, object.keys());
+                known.positions = fields.iter().map(|field| object.position(&field.name)).collect();
+                known.layout = Some(object.layout());
+            }
             plan.count.found.clear();
-            let cells: Vec<JsonCell<'_>> = fields.iter().map(|field| object.cell(&field.name)).collect();
+            let cells: Vec<JsonCell<'_>> =
+                known.positions.iter().map(|at| at.map_or(JsonCell::Missing, |at| object.cell_at(at))).collect();
             check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count)
         }),
         RowData::Json(_) => None,

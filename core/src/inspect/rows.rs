@@ -138,8 +138,8 @@ pub(super) fn scan(source: &RowSource, columns: &mut Columns, visit: &mut impl V
                         visit.row(&RowAt { index, line: None, kind: RowKind::Object });
                         match row.cells() {
                             Some(object) => {
-                                for key in object.keys() {
-                                    let cell = object.cell(key);
+                                for (position, key) in object.keys().enumerate() {
+                                    let cell = object.cell_at(position);
                                     visit.cell(columns.by_name(key), cell.cell_ref());
                                 }
                             }
