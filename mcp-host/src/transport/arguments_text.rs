@@ -65,21 +65,22 @@ pub(crate) fn strip_arguments(text: &str) -> Option<(String, RawArguments)> {
 /// How deeply arrays and objects nest in `json` (valid JSON text): 1 for
 /// `{}`, 2 for `{"a":[]}`.
 fn nesting_depth(json: &str) -> usize {
+    let bytes = json.as_bytes();
     let (mut depth, mut deepest) = (0usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for &byte in json.as_bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if byte == b'\\' {
-                escaped = true;
-            } else if byte == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
         match byte {
-            b'"' => in_string = true,
+            // A string: on to its closing quote, past escaped bytes.
+            b'"' => {
+                at += 1;
+                while let Some(found) = bytes.get(at..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
+                    at += found;
+                    if bytes[at] == b'"' {
+                        break;
+                    }
+                    at += 2;
+                }
+            }
             b'[' | b'{' => {
                 depth += 1;
                 deepest = deepest.max(depth);
@@ -87,6 +88,7 @@ fn nesting_depth(json: &str) -> usize {
             b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        at += 1;
     }
     deepest
 }
@@ -145,5 +147,10 @@ mod tests {
         assert_eq!(nesting_depth(r#"{"a":"\"[[","b":[[]]}"#), 3);
         let deep = format!("{{\"a\":{}{}}}", "[".repeat(200), "]".repeat(200));
         assert_eq!(nesting_depth(&deep), 201);
+        // Escaped quotes and backslashes, a string at the end, and (never
+        // given, since the text is valid JSON) strings left open.
+        assert_eq!(nesting_depth(r#"["\\",["\\\"]","[\\\\"]]"#), 2);
+        assert_eq!(nesting_depth(r#"[["a\\"#), 2);
+        assert_eq!(nesting_depth(r#"[["a\\\"#), 2);
     }
 }

@@ -32,7 +32,7 @@ pub(super) async fn read_messages<R: AsyncRead + Unpin>(
             }
         };
         let at_eof = chunk.is_empty();
-        let newline = chunk.iter().position(|byte| *byte == b'\n');
+        let newline = memchr::memchr(b'\n', chunk);
         let take = newline.map_or(chunk.len(), |index| index + 1);
         let piece = &chunk[..take];
         if let Some((sniffer, size)) = oversized.as_mut() {
