@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::csv::EXTRA_FIELDS_KEY;
 use crate::error::ToolError;
 use crate::findings::{object, Finding, Locator, Severity};
-use crate::json_rows::JsonCell;
+use crate::json_rows::{ColumnPosition, JsonCell};
 use crate::py::repr::{repr, repr_float, type_name};
 use crate::py::text;
 use crate::py::value::present;
@@ -277,11 +277,13 @@ pub(crate) fn read_keys(
 ) -> Result<KeyReading, ToolError> {
     let mut read = KeyReading { total: 0, keyed: Vec::new(), blank, findings };
     let mut column = KeyColumn::Undecided;
+    // Where the key is in row objects read from the rows' text.
+    let mut at = ColumnPosition::default();
     read.total = source.for_each(|index, line, data| match data {
         RowData::Json(row) => read.read_value(index, line, row, key, case_sensitive),
         // The key read from the row's text; a row without one is held back
         // from its tree, as from a tree given.
-        RowData::Object(row) => match row.cells().map(|object| key_of(&object.cell(key), case_sensitive)) {
+        RowData::Object(row) => match row.cells().map(|object| key_of(&object.cell_of(key, &mut at), case_sensitive)) {
             Some(Some(normalised)) => read.keyed.push(KeyedPlace { index, line, key: normalised }),
             _ => read.read_value(index, line, row.into_value(), key, case_sensitive),
         },

@@ -116,6 +116,14 @@ pub(crate) struct ObjectCells<'t> {
     layout: usize,
 }
 
+/// Where one column is among the members of row objects of the layout
+/// seen last ([`ObjectCells::cell_of`]): found once per layout, not per row.
+#[derive(Default)]
+pub(crate) struct ColumnPosition {
+    layout: Option<usize>,
+    position: Option<usize>,
+}
+
 /// The value of a column in a row object, as a check reads it.
 pub(crate) enum JsonCell<'t> {
     /// The row has no such column.
@@ -306,9 +314,20 @@ impl<'t> ObjectCells<'t> {
         self.keys.iter().position(|key| same_bytes(key.text(self.text).as_bytes(), name.as_bytes()))
     }
 
-    /// The value of column `name`.
-    pub(crate) fn cell(&self, name: &str) -> JsonCell<'t> {
+    /// The value of column `name` (the checks use [`cell_of`](Self::cell_of)).
+    #[cfg(test)]
+    fn cell(&self, name: &str) -> JsonCell<'t> {
         self.position(name).map_or(JsonCell::Missing, |position| self.cell_at(position))
+    }
+
+    /// The value of column `name`, its position taken from `known` when
+    /// `known` was found for this row's layout (and found and kept there
+    /// otherwise): a check that reads one column of many rows.
+    pub(crate) fn cell_of(&self, name: &str, known: &mut ColumnPosition) -> JsonCell<'t> {
+        if known.layout != Some(self.layout) {
+            *known = ColumnPosition { layout: Some(self.layout), position: self.position(name) };
+        }
+        known.position.map_or(JsonCell::Missing, |position| self.cell_at(position))
     }
 
     /// The value of the member at `position` (from [`position`](Self::position)).
@@ -460,5 +479,27 @@ mod tests {
             layouts,
             [Some(0), Some(0), Some(1), Some(0), Some(2), Some(0), None, Some(3), Some(4), Some(5), Some(6)]
         );
+    }
+
+    #[test]
+    fn a_columns_position_is_found_again_for_each_layout() {
+        // The column moves between rows and is missing from one; read with
+        // one `ColumnPosition` across the rows, each value is its row's.
+        let rows = kept(r#"[{"a":1,"b":2},{"a":3,"b":4},{"b":5,"a":6},{"a":7},{"b":8},{"a":9,"b":10}]"#).expect("kept");
+        let mut a = ColumnPosition::default();
+        let mut b = ColumnPosition::default();
+        let mut read = Vec::new();
+        for index in 0..rows.len() {
+            let JsonRow::Object(row) = rows.row(index) else { panic!("row {index} is an object") };
+            let cells = row.cells().expect("plain keys");
+            for (name, known) in [("a", &mut a), ("b", &mut b)] {
+                read.push(cells.cell_of(name, known).cell_ref().to_value());
+            }
+        }
+        let expected: Vec<Value> = [1, 2, 3, 4, 6, 5, 7, -1, -1, 8, 9, 10]
+            .iter()
+            .map(|&n| if n < 0 { Value::Null } else { n.into() })
+            .collect();
+        assert_eq!(read, expected);
     }
 }
