@@ -4,13 +4,12 @@
 //! table may be a file under the same roots).
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::bounded::StopFlag;
 use crate::data_files::{DataRoots, FileData, FileError};
+use crate::json_shape::{self, Outline};
 use crate::output_files::{ExportPlan, OutputError, OutputRoots};
 use crate::sandbox::CallInput;
 
@@ -138,11 +137,50 @@ impl CallSettings {
 }
 
 /// Whether some column of the `columns` text names a `references.path`.
-fn names_reference_file(columns: Option<&&RawValue>) -> bool {
+fn names_reference_file(columns: Option<&str>) -> bool {
     let Some(columns) = columns else { return false };
     // Column specs are small next to the data, so they are parsed to look.
-    let Ok(Value::Array(columns)) = serde_json::from_str::<Value>(columns.get()) else { return false };
+    let Ok(Value::Array(columns)) = serde_json::from_str::<Value>(columns) else { return false };
     columns.iter().any(|column| column["references"]["path"].is_string())
+}
+
+/// The top level of a call's arguments: each key and its value's text.
+///
+/// The text is valid JSON (the transport read it with `serde_json` when
+/// the message came in, or wrote it), so only its outline is read here
+/// (`json_shape.rs`): a second check of the rows' megabytes cost as much
+/// as the first.
+struct TopLevel<'t> {
+    text: &'t str,
+    outline: Cow<'t, Outline>,
+}
+
+impl<'t> TopLevel<'t> {
+    /// The top level of `text`, from `outline` if the transport read it.
+    fn of(text: &'t str, outline: Option<&'t Outline>) -> Result<Self, PrepareError> {
+        let outline = match outline {
+            Some(outline) => Cow::Borrowed(outline),
+            None => Cow::Owned(
+                json_shape::outline(text)
+                    .ok_or_else(|| PrepareError::NotAnObject("the arguments are not a JSON object".into()))?,
+            ),
+        };
+        Ok(TopLevel { text, outline })
+    }
+
+    /// The text of `key`'s value (of its last member, as when parsed).
+    fn get(&self, key: &str) -> Option<&'t str> {
+        let (_, value) = self.outline.members.iter().rev().find(|(name, _)| name == key)?;
+        self.text.get(value.clone())
+    }
+
+    fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.outline.members.is_empty()
+    }
 }
 
 impl CallSettings {
@@ -152,17 +190,27 @@ impl CallSettings {
     /// for the call: only the top level is read, to see which arguments are
     /// there. A file read looks at `stop` between chunks.
     pub fn prepare(&self, tool: &str, text: &str, stop: &StopFlag) -> Result<CallInput, PrepareError> {
+        self.prepare_outlined(tool, text, None, stop)
+    }
+
+    /// [`Self::prepare`], with the text's outline when the transport read it.
+    pub(crate) fn prepare_outlined(
+        &self,
+        tool: &str,
+        text: &str,
+        outline: Option<&Outline>,
+        stop: &StopFlag,
+    ) -> Result<CallInput, PrepareError> {
         if !CAPPED_TOOLS.contains(&tool) {
             return Ok(text.as_bytes().to_vec().into());
         }
-        let top: HashMap<Cow<'_, str>, &RawValue> =
-            serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
+        let top = TopLevel::of(text, outline)?;
         // Decided before any file is read: a call whose export cannot be
         // written here is refused at once.
         let export = match top.get("export") {
             Some(export) if tool == "validate_rows" => {
                 let export: Value =
-                    serde_json::from_str(export.get()).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
+                    serde_json::from_str(export).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
                 self.export_plan(&export)?
             }
             _ => None,
@@ -185,11 +233,11 @@ impl CallSettings {
         &self,
         tool: &str,
         text: &str,
-        top: &HashMap<Cow<'_, str>, &RawValue>,
+        top: &TopLevel<'_>,
         stop: &StopFlag,
     ) -> Result<CallInput, PrepareError> {
         let path_alone = !top.contains_key("rows") && !top.contains_key("csv") && ROW_TOOLS.contains(&tool);
-        let reads_file = path_alone && top.get("path").is_some_and(|path| path.get().starts_with('"'));
+        let reads_file = path_alone && top.get("path").is_some_and(|path| path.starts_with('"'));
         if reads_file || (tool == "validate_rows" && names_reference_file(top.get("columns"))) {
             // A file is read for this call: the object path decides, as for
             // arguments that arrive parsed.

@@ -21,6 +21,7 @@ pub mod budget;
 pub mod cli;
 pub mod confined_dir;
 pub mod data_files;
+mod json_shape;
 pub mod module;
 pub mod output_files;
 mod pretty;

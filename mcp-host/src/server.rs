@@ -20,6 +20,7 @@ use std::time::Instant;
 use crate::arguments::{CallSettings, PrepareError};
 use crate::bounded::{self, StopFlag};
 use crate::budget::{self, CallBudget};
+use crate::json_shape::Outline;
 use crate::output_files::OutputError;
 use crate::sandbox::{parse_result, Answer, CallInput, Module, Outcome, Sandbox, SandboxError};
 use crate::tools;
@@ -45,7 +46,26 @@ pub const ERROR_META_KEY: &str = "mcp-validation-server/error";
 /// with `{}` in the message's place. The text goes to the module as it came:
 /// no tree of a large argument object is built in the host.
 #[derive(Clone, Debug)]
-pub struct RawArguments(pub Arc<str>);
+pub struct RawArguments {
+    /// The arguments object's JSON text.
+    pub text: Arc<str>,
+    /// Its outline, when the transport read it (`json_shape.rs`): the host
+    /// then does not read the text again to see which arguments are there.
+    outline: Option<Arc<Outline>>,
+}
+
+impl RawArguments {
+    /// Arguments cut out of a message, with the outline read from them.
+    pub(crate) fn with_outline(text: Arc<str>, outline: Outline) -> Self {
+        RawArguments { text, outline: Some(Arc::new(outline)) }
+    }
+}
+
+impl From<Arc<str>> for RawArguments {
+    fn from(text: Arc<str>) -> Self {
+        RawArguments { text, outline: None }
+    }
+}
 
 /// The MCP handler. Cheap to clone: one per HTTP session, all sharing one
 /// sandbox (and so one engine and one compiled module).
@@ -78,7 +98,7 @@ impl ValidationServer {
     /// blocking step, within the call's deadline (which covers the file read
     /// as well as the module) and stopped by `cancelled`.
     pub async fn call(&self, name: &str, arguments: Arc<str>, cancelled: impl Future<Output = ()>) -> CallToolResult {
-        self.call_reserved(name, arguments, None, cancelled).await
+        self.call_reserved(name, arguments.into(), None, cancelled).await
     }
 
     /// [`ValidationServer::call`], with the arguments' bytes perhaps
@@ -86,13 +106,13 @@ impl ValidationServer {
     async fn call_reserved(
         &self,
         name: &str,
-        arguments: Arc<str>,
+        arguments: RawArguments,
         held: Option<budget::Reservation>,
         cancelled: impl Future<Output = ()>,
     ) -> CallToolResult {
         tokio::pin!(cancelled);
         let admitted = tokio::select! {
-            admitted = self.admit(arguments.len(), held) => admitted,
+            admitted = self.admit(arguments.text.len(), held) => admitted,
             () = &mut cancelled => Err(SandboxError::Cancelled),
         };
         let (module, slot, mut reserved) = match admitted {
@@ -102,9 +122,9 @@ impl ValidationServer {
         let deadline = Instant::now() + self.sandbox.timeout();
         let settings = Arc::clone(&self.settings);
         let tool = name.to_owned();
-        let large = arguments.len() >= LARGE_CALL_BYTES;
+        let large = arguments.text.len() >= LARGE_CALL_BYTES;
         let work = move |stop: &StopFlag| {
-            let args = match settings.prepare(&tool, &arguments, stop) {
+            let args = match settings.prepare_outlined(&tool, &arguments.text, arguments.outline.as_deref(), stop) {
                 Ok(args) => args,
                 Err(err) => return prepare_error_result(&tool, &err),
             };
@@ -199,10 +219,10 @@ impl ServerHandler for ValidationServer {
             return Err(McpError::invalid_params(format!("Unknown tool: {name}"), None));
         }
         let arguments = match raw_arguments(&mut context) {
-            Some(RawArguments(text)) => text,
+            Some(arguments) => arguments,
             // Not cut out by the transport (a body it could not take
             // apart): written back as text once, in the same form.
-            None => Arc::from(Value::Object(request.arguments.unwrap_or_default()).to_string()),
+            None => Arc::<str>::from(Value::Object(request.arguments.unwrap_or_default()).to_string()).into(),
         };
         let held = held_reservation(&context);
         Ok(self.call_reserved(&name, arguments, held, context.ct.cancelled()).await.into())

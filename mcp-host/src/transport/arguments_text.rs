@@ -13,6 +13,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::json_shape::outline;
 use crate::server::RawArguments;
 
 /// What [`strip_arguments`] reads of a message: its method and where its
@@ -49,9 +50,7 @@ pub(crate) fn strip_arguments(text: &str) -> Option<(String, RawArguments)> {
         return None;
     }
     let arguments = shape.params.arguments?.get();
-    if !arguments.starts_with('{') || nesting_depth(arguments) > MAX_ARGUMENTS_DEPTH {
-        return None;
-    }
+    let outline = outline(arguments).filter(|outline| outline.depth <= MAX_ARGUMENTS_DEPTH)?;
     // `RawValue` borrows from `text`, so its offset there is its position.
     let start = arguments.as_ptr() as usize - text.as_ptr() as usize;
     let end = start + arguments.len();
@@ -59,38 +58,7 @@ pub(crate) fn strip_arguments(text: &str) -> Option<(String, RawArguments)> {
     stripped.push_str(&text[..start]);
     stripped.push_str("{}");
     stripped.push_str(&text[end..]);
-    Some((stripped, RawArguments(Arc::from(arguments))))
-}
-
-/// How deeply arrays and objects nest in `json` (valid JSON text): 1 for
-/// `{}`, 2 for `{"a":[]}`.
-fn nesting_depth(json: &str) -> usize {
-    let bytes = json.as_bytes();
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut at = 0;
-    while let Some(&byte) = bytes.get(at) {
-        match byte {
-            // A string: on to its closing quote, past escaped bytes.
-            b'"' => {
-                at += 1;
-                while let Some(found) = bytes.get(at..).and_then(|rest| memchr::memchr2(b'"', b'\\', rest)) {
-                    at += found;
-                    if bytes[at] == b'"' {
-                        break;
-                    }
-                    at += 2;
-                }
-            }
-            b'[' | b'{' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        at += 1;
-    }
-    deepest
+    Some((stripped, RawArguments::with_outline(Arc::from(arguments), outline)))
 }
 
 #[cfg(test)]
@@ -98,7 +66,7 @@ mod tests {
     use super::*;
 
     fn arguments_of(line: &str) -> Option<String> {
-        let (stripped, RawArguments(text)) = strip_arguments(line)?;
+        let (stripped, RawArguments { text, .. }) = strip_arguments(line)?;
         let message: serde_json::Value = serde_json::from_str(&stripped).unwrap();
         assert_eq!(message["params"]["arguments"], serde_json::json!({}), "{stripped}");
         Some(text.to_string())
@@ -138,19 +106,5 @@ mod tests {
             "]".repeat(126)
         );
         assert!(strip_arguments(&deep).is_none(), "arguments 127 deep stay in the message");
-    }
-
-    #[test]
-    fn nesting_depth_counts_containers_outside_strings() {
-        assert_eq!(nesting_depth("{}"), 1);
-        assert_eq!(nesting_depth(r#"{"a":[{"b":"[[[{"}]]}"#), 3);
-        assert_eq!(nesting_depth(r#"{"a":"\"[[","b":[[]]}"#), 3);
-        let deep = format!("{{\"a\":{}{}}}", "[".repeat(200), "]".repeat(200));
-        assert_eq!(nesting_depth(&deep), 201);
-        // Escaped quotes and backslashes, a string at the end, and (never
-        // given, since the text is valid JSON) strings left open.
-        assert_eq!(nesting_depth(r#"["\\",["\\\"]","[\\\\"]]"#), 2);
-        assert_eq!(nesting_depth(r#"[["a\\"#), 2);
-        assert_eq!(nesting_depth(r#"[["a\\\"#), 2);
     }
 }

@@ -256,6 +256,6 @@ mod tests {
         let JsonRpcMessage::Request(request) = *message else { panic!("expected a request") };
         let ClientRequest::CallToolRequest(call) = request.request else { panic!("expected a tools/call") };
         assert_eq!(call.params.arguments, Some(serde_json::Map::new()));
-        assert_eq!(call.extensions.get::<RawArguments>().map(|raw| raw.0.to_string()).as_deref(), Some(arguments));
+        assert_eq!(call.extensions.get::<RawArguments>().map(|raw| raw.text.to_string()).as_deref(), Some(arguments));
     }
 }
