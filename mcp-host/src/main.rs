@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser as _;
-use mcp_validation_server::cli::Cli;
+use mcp_validation_server::cli::{Cli, Transport};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
@@ -31,7 +31,16 @@ fn main() -> ExitCode {
     });
     tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_env_filter(filter).init();
 
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    // On stdio one runtime thread does: a call runs on the blocking pool
+    // (as does decoding or writing a large message), and what is left is
+    // passing small messages between tasks, which on a runtime with a thread
+    // per core woke the other thread at each hop. Over HTTP, many clients'
+    // connections are served at once, a thread per core.
+    let mut builder = match cli.transport {
+        Transport::Stdio => tokio::runtime::Builder::new_current_thread(),
+        Transport::StreamableHttp => tokio::runtime::Builder::new_multi_thread(),
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("mcp-validation-server: cannot start the async runtime: {err}");
