@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::csv::EXTRA_FIELDS_KEY;
 use crate::error::ToolError;
 use crate::findings::{object, Finding, Locator, Severity};
-use crate::json_rows::{ColumnPosition, JsonCell};
+use crate::json_rows::{ColumnPositions, JsonCell};
 use crate::py::repr::{repr, repr_float, type_name};
 use crate::py::text;
 use crate::py::value::present;
@@ -278,7 +278,7 @@ pub(crate) fn read_keys(
     let mut read = KeyReading { total: 0, keyed: Vec::new(), blank, findings };
     let mut column = KeyColumn::Undecided;
     // Where the key is in row objects read from the rows' text.
-    let mut at = ColumnPosition::default();
+    let mut at = ColumnPositions::default();
     read.total = source.for_each(|index, line, data| match data {
         RowData::Json(row) => read.read_value(index, line, row, key, case_sensitive),
         // The key read from the row's text; a row without one is held back

@@ -116,12 +116,35 @@ pub(crate) struct ObjectCells<'t> {
     layout: usize,
 }
 
-/// Where one column is among the members of row objects of the layout
-/// seen last ([`ObjectCells::cell_of`]): found once per layout, not per row.
+/// Where named columns are among the members of row objects of the layout
+/// seen last: found once per layout, not once per row, by every check that
+/// reads cells from the rows' text.
 #[derive(Default)]
-pub(crate) struct ColumnPosition {
+pub(crate) struct ColumnPositions {
     layout: Option<usize>,
-    position: Option<usize>,
+    /// `positions[i]`: the member of the `i`th name, if the row has it.
+    positions: Vec<Option<usize>>,
+}
+
+impl ColumnPositions {
+    /// Find where `names` are in `object`'s layout, unless they were found
+    /// for that layout last; true when they were found again (a new layout).
+    pub(crate) fn refresh<'n>(&mut self, object: &ObjectCells<'_>, names: impl IntoIterator<Item = &'n str>) -> bool {
+        if self.layout == Some(object.layout) {
+            return false;
+        }
+        self.positions.clear();
+        self.positions.extend(names.into_iter().map(|name| object.position(name)));
+        self.layout = Some(object.layout);
+        true
+    }
+
+    /// The value of the `i`th name in `object`, a row of the layout last
+    /// [`refresh`](Self::refresh)ed.
+    pub(crate) fn cell<'t>(&self, object: &ObjectCells<'t>, i: usize) -> JsonCell<'t> {
+        debug_assert_eq!(self.layout, Some(object.layout), "refreshed for this row's layout");
+        self.positions[i].map_or(JsonCell::Missing, |position| object.cell_at(position))
+    }
 }
 
 /// The value of a column in a row object, as a check reads it.
@@ -302,15 +325,10 @@ impl<'t> ObjectCells<'t> {
         self.keys.iter().map(|key| key.text(self.text))
     }
 
-    /// Which layout the row has: rows of the same layout (of one
-    /// [`RowsText`]) have the same keys in the same order, so a column's
-    /// [`position`](Self::position) found for one holds for all.
-    pub(crate) fn layout(&self) -> usize {
-        self.layout
-    }
-
-    /// Where column `name` is among the row's members.
-    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+    /// Where column `name` is among the row's members. Rows of the same
+    /// layout (of one [`RowsText`]) have the same keys in the same order, so
+    /// a position found for one holds for all ([`ColumnPositions`]).
+    fn position(&self, name: &str) -> Option<usize> {
         self.keys.iter().position(|key| same_bytes(key.text(self.text).as_bytes(), name.as_bytes()))
     }
 
@@ -323,11 +341,9 @@ impl<'t> ObjectCells<'t> {
     /// The value of column `name`, its position taken from `known` when
     /// `known` was found for this row's layout (and found and kept there
     /// otherwise): a check that reads one column of many rows.
-    pub(crate) fn cell_of(&self, name: &str, known: &mut ColumnPosition) -> JsonCell<'t> {
-        if known.layout != Some(self.layout) {
-            *known = ColumnPosition { layout: Some(self.layout), position: self.position(name) };
-        }
-        known.position.map_or(JsonCell::Missing, |position| self.cell_at(position))
+    pub(crate) fn cell_of(&self, name: &str, known: &mut ColumnPositions) -> JsonCell<'t> {
+        known.refresh(self, [name]);
+        known.cell(self, 0)
     }
 
     /// The value of the member at `position` (from [`position`](Self::position)).
@@ -461,7 +477,7 @@ mod tests {
                 layouts.push(None);
                 continue;
             };
-            layouts.push(Some(cells.layout()));
+            layouts.push(Some(cells.layout));
             // Each value read by its position is the tree's.
             for (key, value) in expected.as_object().expect("object") {
                 let position = cells.position(key).expect("a key of the row");
@@ -482,12 +498,34 @@ mod tests {
     }
 
     #[test]
+    fn positions_of_several_columns_are_found_again_only_when_the_layout_changes() {
+        // Rows 0 and 1 share a layout; every later row's layout differs from
+        // the row before it (row 5 is row 0's again, but after row 4's), so
+        // only row 1 reuses the positions found before it.
+        let rows = kept(r#"[{"a":1,"b":2},{"a":3,"b":4},{"b":5,"a":6},{"a":7},{"b":8},{"a":9,"b":10}]"#).expect("kept");
+        let mut known = ColumnPositions::default();
+        let (mut refreshed, mut read) = (Vec::new(), Vec::new());
+        for index in 0..rows.len() {
+            let JsonRow::Object(row) = rows.row(index) else { panic!("row {index} is an object") };
+            let cells = row.cells().expect("plain keys");
+            refreshed.push(known.refresh(&cells, ["b", "a"]));
+            read.extend((0..2).map(|i| known.cell(&cells, i).cell_ref().to_value()));
+        }
+        assert_eq!(refreshed, [true, false, true, true, true, true]);
+        let expected: Vec<Value> = [2, 1, 4, 3, 5, 6, -1, 7, 8, -1, 10, 9]
+            .iter()
+            .map(|&n| if n < 0 { Value::Null } else { n.into() })
+            .collect();
+        assert_eq!(read, expected);
+    }
+
+    #[test]
     fn a_columns_position_is_found_again_for_each_layout() {
         // The column moves between rows and is missing from one; read with
-        // one `ColumnPosition` across the rows, each value is its row's.
+        // one `ColumnPositions` per column across the rows, each value is its row's.
         let rows = kept(r#"[{"a":1,"b":2},{"a":3,"b":4},{"b":5,"a":6},{"a":7},{"b":8},{"a":9,"b":10}]"#).expect("kept");
-        let mut a = ColumnPosition::default();
-        let mut b = ColumnPosition::default();
+        let mut a = ColumnPositions::default();
+        let mut b = ColumnPositions::default();
         let mut read = Vec::new();
         for index in 0..rows.len() {
             let JsonRow::Object(row) = rows.row(index) else { panic!("row {index} is an object") };

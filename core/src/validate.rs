@@ -19,7 +19,7 @@ use crate::csv::{RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
 use crate::export::{self, Export, ExportFile, ExportRequest, QuarantineEntry};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity, Tally};
-use crate::json_rows::JsonCell;
+use crate::json_rows::{ColumnPositions, JsonCell};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
@@ -201,18 +201,9 @@ struct Plan<'f> {
     checks: RowChecks<'f>,
     row_key: Option<&'f str>,
     records: RecordReading,
-    /// Where each field is in a JSON row object of one layout.
-    object_positions: ObjectPositions,
+    /// Where each field is in JSON row objects of the layout seen last.
+    object_positions: ColumnPositions,
     count: CodeCount,
-}
-
-/// Where each field is among the members of row objects of one layout
-/// (`json_rows.rs`), found once for the layout rather than once per row.
-#[derive(Default)]
-struct ObjectPositions {
-    layout: Option<usize>,
-    /// `positions[i]`: the member of field `i`, if the row has it.
-    positions: Vec<Option<usize>>,
 }
 
 impl<'f> Plan<'f> {
@@ -221,7 +212,7 @@ impl<'f> Plan<'f> {
             checks: RowChecks::new(fields, &table.primary_key, rules),
             row_key,
             records: RecordReading::Undecided,
-            object_positions: ObjectPositions::default(),
+            object_positions: ColumnPositions::default(),
             count: CodeCount::default(),
         }
     }
@@ -281,14 +272,11 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
         // tree (escaped or repeated) is checked in full, as it is listed.
         RowData::Object(row) => row.cells().map(|object| {
             let known = &mut plan.object_positions;
-            if known.layout != Some(object.layout()) {
+            if known.refresh(&object, fields.iter().map(|field| field.name.as_str())) {
                 outcome.note_columns_of_keys(fields, object.keys());
-                known.positions = fields.iter().map(|field| object.position(&field.name)).collect();
-                known.layout = Some(object.layout());
             }
             plan.count.found.clear();
-            let cells: Vec<JsonCell<'_>> =
-                known.positions.iter().map(|at| at.map_or(JsonCell::Missing, |at| object.cell_at(at))).collect();
+            let cells: Vec<JsonCell<'_>> = (0..fields.len()).map(|i| known.cell(&object, i)).collect();
             check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count)
         }),
         RowData::Json(_) => None,

@@ -13,7 +13,7 @@ use super::{contract_error, ColumnType};
 use crate::coerce::{coerce, CellRef};
 use crate::csv::EXTRA_FIELDS_KEY;
 use crate::error::ToolError;
-use crate::json_rows::{ColumnPosition, JsonCell};
+use crate::json_rows::{ColumnPositions, JsonCell};
 use crate::py::repr;
 use crate::source::{RowData, RowSource};
 use crate::value_key::{write_key, KeySet};
@@ -180,7 +180,7 @@ pass the table as \"rows\" or \"csv\" here"
             }
         };
         // Where the column is in row objects read from the rows' text.
-        let mut at = ColumnPosition::default();
+        let mut at = ColumnPositions::default();
         rows.for_each(|_, _, data| match &data {
             RowData::Json(Value::Object(row)) => take(row.get(&column).map(|value| CellRef::of_json(Some(value)))),
             RowData::Json(_) => {}
