@@ -40,10 +40,64 @@ pub(crate) fn parse_float(s: &str) -> Option<f64> {
 /// Python's is, so the value is the same; `None` means "not this shape", and
 /// the general path decides.
 fn parse_plain_decimal(s: &str) -> Option<f64> {
-    if !is_plain_decimal(s) {
-        return None;
+    match short_decimal(s) {
+        ShortDecimal::Exact(x) => Some(x),
+        ShortDecimal::Long if is_plain_decimal(s) => s.parse().ok(),
+        ShortDecimal::Long | ShortDecimal::NotPlain => None,
     }
-    s.parse().ok()
+}
+
+/// Powers of ten that an `f64` holds exactly (10^22 is the last: 5^22 <
+/// 2^53 <= 5^23).
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// What [`short_decimal`] found.
+enum ShortDecimal {
+    /// A plain decimal ([`is_plain_decimal`]) of at most 15 digits, read.
+    Exact(f64),
+    /// Too long to read exactly this way: perhaps a plain decimal.
+    Long,
+    /// Not a plain decimal.
+    NotPlain,
+}
+
+/// A plain decimal of at most 15 digits, read in the one pass that checks
+/// its shape: its digits as an integer `m` (below 10^15, so an `f64` holds
+/// it exactly) divided by 10^k for its k digits after the point (exact too,
+/// as k <= 15). IEEE division rounds the exact quotient correctly, so this
+/// is the nearest `f64` to the text, as Rust's parser and Python's
+/// `float()` give (Clinger's fast path).
+fn short_decimal(s: &str) -> ShortDecimal {
+    let bytes = s.as_bytes();
+    let (negative, unsigned) = match bytes.first() {
+        Some(b'-') => (true, &bytes[1..]),
+        Some(b'+') => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    if unsigned.len() > 16 {
+        return ShortDecimal::Long;
+    }
+    let mut mantissa = 0u64;
+    let mut after_point = None;
+    for (index, &b) in unsigned.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => mantissa = mantissa * 10 + u64::from(b - b'0'),
+            b'.' if after_point.is_none() => after_point = Some(unsigned.len() - index - 1),
+            _ => return ShortDecimal::NotPlain,
+        }
+    }
+    let digits = unsigned.len() - usize::from(after_point.is_some());
+    if digits == 0 {
+        return ShortDecimal::NotPlain;
+    }
+    if digits > 15 {
+        return ShortDecimal::Long;
+    }
+    let magnitude = mantissa as f64 / EXACT_POWERS_OF_TEN[after_point.unwrap_or(0)];
+    ShortDecimal::Exact(if negative { -magnitude } else { magnitude })
 }
 
 /// Whether `s` is an optional sign, ASCII digits (at least one) and at
@@ -318,6 +372,75 @@ mod tests {
         }
         for s in ["", ".", "-", "+.", "1.2.3", "1e5", "1_000", " 1", "inf", "١٢", "--1", &"9".repeat(301)] {
             assert!(!is_plain_decimal(s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn short_plain_decimals_read_as_the_general_parser_reads_them() {
+        // The fast path's oracle is Rust's correctly rounded parser (the one
+        // every longer text still goes through): each text of up to 15
+        // digits, with the point anywhere or nowhere, and a sign or none,
+        // must give the same bits, -0.0 included.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "+0",
+            "0.",
+            ".0",
+            "-0.0",
+            "1582.76",
+            "0.1",
+            "0.3",
+            "999999999999999",
+            "9007199254740993",
+            "123456789012345.6",
+            "0.000000000000001",
+            ".123456789012345",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        for _ in 0..200_000 {
+            let len = 1 + (next() % 16) as usize;
+            let mut digits: String = (0..len).map(|_| char::from(b'0' + (next() % 10) as u8)).collect();
+            let point = (next() % (len as u64 + 2)) as usize;
+            if point <= len {
+                digits.insert(point, '.');
+            }
+            let sign = ["", "-", "+"][(next() % 3) as usize];
+            texts.push(format!("{sign}{digits}"));
+        }
+        let mut fast = 0;
+        for text in &texts {
+            let expected: f64 = text.parse().expect("a plain decimal");
+            if let ShortDecimal::Exact(got) = short_decimal(text) {
+                fast += 1;
+                assert_eq!(got.to_bits(), expected.to_bits(), "{text}");
+            }
+            assert_eq!(parse_float(text).map(f64::to_bits), Some(expected.to_bits()), "{text}");
+        }
+        // Most of them took the fast path (the rest have 16 digits).
+        assert!(fast > texts.len() * 3 / 4, "{fast} of {}", texts.len());
+        // Texts of other shapes (two points, no digit, a stray sign, an
+        // exponent, a space) never take it: the general parser decides them.
+        let alphabet = b"0123456789..+-e_ ";
+        for _ in 0..200_000 {
+            let len = (next() % 6) as usize;
+            let text: String =
+                (0..len).map(|_| char::from(alphabet[(next() % alphabet.len() as u64) as usize])).collect();
+            if let ShortDecimal::Exact(got) = short_decimal(&text) {
+                assert!(is_plain_decimal(&text), "{text:?}");
+                assert_eq!(Some(got.to_bits()), text.parse::<f64>().ok().map(f64::to_bits), "{text:?}");
+            } else {
+                assert!(!is_plain_decimal(&text) || text.len() > 16, "{text:?}");
+            }
         }
     }
 
