@@ -67,6 +67,8 @@ pub(crate) struct CsvRows<'a> {
     text: &'a str,
     position: usize,
     line: usize,
+    /// Where the record read last starts in `text`.
+    record_start: usize,
     header: Vec<String>,
     /// The current record's fields, reused from record to record.
     fields: Vec<Cow<'a, str>>,
@@ -94,7 +96,8 @@ impl<'a> CsvRows<'a> {
     /// refuses): `inspect_dataset` reports a repeated name as a finding.
     pub(crate) fn with_any_header(text: &'a str) -> Result<Self, CsvError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut reader = CsvRows { text, position: 0, line: 1, header: Vec::new(), fields: Vec::new() };
+        let mut reader =
+            CsvRows { text, position: 0, line: 1, record_start: 0, header: Vec::new(), fields: Vec::new() };
         if reader.next_record()?.is_some() {
             reader.header = reader.fields.drain(..).map(Cow::into_owned).collect();
         }
@@ -129,6 +132,28 @@ impl<'a> CsvRows<'a> {
         Ok(Some((line, RecordRef { header: &self.header, fields: &self.fields })))
     }
 
+    /// Where the record [`next_record_ref`](Self::next_record_ref) read last
+    /// starts: with its line, what [`CsvRows::fields_at`] reads it again from.
+    pub(crate) fn record_start(&self) -> usize {
+        self.record_start
+    }
+
+    /// The text the records are read from (without a byte order mark).
+    pub(crate) fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The fields of the record that starts at `start` on `line` of `text`
+    /// (as [`record_start`](Self::record_start) and
+    /// [`next_record_ref`](Self::next_record_ref) gave them, with
+    /// [`text`](Self::text)), read again exactly as they were read then.
+    pub(crate) fn fields_at(text: &'a str, start: usize, line: usize) -> Result<Vec<Cow<'a, str>>, CsvError> {
+        let mut reader =
+            CsvRows { text, position: start, line, record_start: start, header: Vec::new(), fields: Vec::new() };
+        reader.read_fields(line)?;
+        Ok(reader.fields)
+    }
+
     /// Read the next record's fields into `self.fields`; returns its
     /// starting line. Blank lines are skipped.
     fn next_record(&mut self) -> Result<Option<usize>, CsvError> {
@@ -137,6 +162,7 @@ impl<'a> CsvRows<'a> {
                 return Ok(None);
             }
             let start_line = self.line;
+            self.record_start = self.position;
             self.read_fields(start_line)?;
             if !(self.fields.len() == 1 && self.fields[0].is_empty()) {
                 return Ok(Some(start_line));

@@ -8,11 +8,12 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
-use crate::entities::{group_by_key, normalise_key, read_rows, KeyedRow};
+use crate::arguments::Arguments;
+use crate::entities::{group_by_key, read_rows, KeyedRow, RowRef};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
@@ -214,8 +215,8 @@ legitimately share the key {quoted}?"
 }
 
 /// The normalised values of `fields` on a row, or `None` if any is blank.
-fn signature_of(row: &Map<String, Value>, fields: &[String], case_sensitive: bool) -> Option<Vec<String>> {
-    fields.iter().map(|name| normalise_key(row.get(name).unwrap_or(&Value::Null), case_sensitive)).collect()
+fn signature_of(row: &RowRef<'_>, fields: &[String], case_sensitive: bool) -> Option<Vec<String>> {
+    fields.iter().map(|name| row.normalised(name, case_sensitive)).collect()
 }
 
 fn signature_groups<'r, 'a>(
@@ -333,7 +334,7 @@ fn find_groups<'r, 'a>(
         let candidates: Vec<(&KeyedRow, Vec<String>)> = by_key
             .values()
             .filter_map(|items| {
-                signature_of(items[0].row, fields, request.case_sensitive).map(|token| (items[0], token))
+                signature_of(&items[0].row, fields, request.case_sensitive).map(|token| (items[0], token))
             })
             .collect();
         signature_groups(&candidates, fields, &request.key, &mut book, &mut findings);
@@ -365,8 +366,8 @@ fn argument_error(argument: &str, message: String) -> ToolError {
 }
 
 /// Read and check the arguments, in the reference's order.
-fn request(args: Value) -> Result<(RowSource, Request, String), ToolError> {
-    let mut reader = ArgReader::new(args)?;
+fn request(args: Arguments) -> Result<(RowSource, Request, String), ToolError> {
+    let mut reader = ArgReader::of_arguments(args)?;
     let source = reader.row_source();
     let key = reader.string("key");
     let match_fields = reader.optional_string_list("match_fields");
@@ -481,15 +482,14 @@ report a deduplicated count as if the merge had happened.",
 }
 
 /// The `duplicate_report` tool.
-pub(crate) fn duplicate_report(args: Value) -> Result<Value, ToolError> {
+pub(crate) fn duplicate_report(args: Arguments) -> Result<Value, ToolError> {
     report_with(args, crate::near_match::clusters)
 }
 
 /// `duplicate_report` with `cluster` finding the near matches.
-fn report_with(args: Value, cluster: Clustering) -> Result<Value, ToolError> {
+fn report_with(args: Arguments, cluster: Clustering) -> Result<Value, ToolError> {
     let (source, request, given_key) = request(args)?;
-    let (rows, lines) = source.materialise()?;
-    let read = read_rows(&rows, &lines, &request.key, request.case_sensitive);
+    let read = read_rows(&source, &request.key, request.case_sensitive)?;
     let report = find_groups(&read, &request, cluster);
 
     // Without `findings` in `lists`, each key's and group's finding is left

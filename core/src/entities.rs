@@ -4,16 +4,18 @@
 //! A row with no usable key is held back and reported, never counted as an
 //! entity and never quietly merged into another row.
 
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
-use crate::csv::EXTRA_FIELDS_KEY;
+use crate::csv::{CsvRows, RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
 use crate::findings::{object, Finding, Locator, Severity};
-use crate::json_rows::{ColumnPositions, JsonCell};
+use crate::json_rows::{ColumnPositions, JsonCell, JsonRow, ObjectRow};
 use crate::py::repr::{repr, repr_float, type_name};
 use crate::py::text;
 use crate::py::value::present;
-use crate::source::{Capped, RowData, RowSource};
+use crate::source::{csv_error, Capped, RowData, RowSource};
 
 /// Render a key as a comparable string, or `None` when it is blank.
 ///
@@ -57,7 +59,52 @@ pub(crate) struct KeyedRow<'a> {
     pub(crate) index: usize,
     pub(crate) line: Option<usize>,
     pub(crate) key: String,
-    pub(crate) row: &'a Map<String, Value>,
+    pub(crate) row: RowRef<'a>,
+}
+
+/// A kept row, where it lies: built into a tree only when a result lists
+/// it, and its cells read from where they are in the meantime.
+pub(crate) enum RowRef<'a> {
+    /// A row object given as a tree.
+    Tree(&'a Map<String, Value>),
+    /// A row object in the rows' text.
+    Text(ObjectRow<'a>),
+    /// A CSV record, read again from its text when asked (`start` and
+    /// `line` from [`CsvRows::record_start`]), under the header's names.
+    Record { text: &'a str, header: Rc<[String]>, start: usize, line: usize },
+}
+
+impl RowRef<'_> {
+    /// The row object, as the row would be given as a tree (a CSV record as
+    /// [`RecordRef::to_row`] builds it).
+    pub(crate) fn to_map(&self) -> Map<String, Value> {
+        let value = match self {
+            RowRef::Tree(map) => return (*map).clone(),
+            RowRef::Text(object) => object.into_value(),
+            RowRef::Record { text, header, start, line } => {
+                // Read once already, so read the same way again.
+                let fields = CsvRows::fields_at(text, *start, *line).unwrap_or_default();
+                RecordRef { header, fields: &fields }.to_row()
+            }
+        };
+        match value {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
+
+    /// [`normalise_key`] of the value of column `name` (`None` where the
+    /// row has none, as for a blank one).
+    pub(crate) fn normalised(&self, name: &str, case_sensitive: bool) -> Option<String> {
+        match self {
+            RowRef::Tree(map) => normalise_key(map.get(name).unwrap_or(&Value::Null), case_sensitive),
+            RowRef::Text(object) => match object.cells() {
+                Some(cells) => key_of(&cells.cell_of(name, &mut ColumnPositions::default()), case_sensitive),
+                None => normalise_key(object.into_value().get(name).unwrap_or(&Value::Null), case_sensitive),
+            },
+            RowRef::Record { .. } => normalise_key(self.to_map().get(name).unwrap_or(&Value::Null), case_sensitive),
+        }
+    }
 }
 
 /// Where a keyed row is, quoting its key, optionally naming a column.
@@ -114,7 +161,7 @@ impl KeyedRow<'_> {
         Value::Object(object([
             ("locator", Value::Object(locator.to_json())),
             ("key", self.key.clone().into()),
-            ("row", Value::Object(self.row.clone())),
+            ("row", Value::Object(self.row.to_map())),
         ]))
     }
 }
@@ -145,35 +192,112 @@ pub(crate) struct ReadRows<'a> {
     pub(crate) findings: Vec<Finding>,
 }
 
-/// Split `rows` on `key`. Never fails on row content: a row that is not an
-/// object is held back for the same reason as a blank key — it cannot be
-/// attributed to an entity.
-/// `lines` gives each row's CSV line, where the rows came from CSV text.
-pub(crate) fn read_rows<'a>(
-    rows: &'a [Value],
-    lines: &[Option<usize>],
-    key: &str,
-    case_sensitive: bool,
-) -> ReadRows<'a> {
-    let mut read = ReadRows { total: rows.len(), keyed: Vec::new(), blank: Vec::new(), findings: Vec::new() };
-    for (index, row) in rows.iter().enumerate() {
-        let line = lines.get(index).copied().flatten();
-        let Value::Object(map) = row else {
-            let (blank, finding) = not_an_object(index, line, row);
-            read.findings.push(finding);
-            read.blank.push(blank);
-            continue;
-        };
-        let raw_key = map.get(key).unwrap_or(&Value::Null);
-        match normalise_key(raw_key, case_sensitive) {
-            Some(normalised) => read.keyed.push(KeyedRow { index, line, key: normalised, row: map }),
-            None => {
-                read.blank.push(blank_key_row(index, line, row.clone(), key));
-                read.findings.push(blank_key_finding(index, line, key, present(raw_key)));
+/// Split the rows of `source` on `key`. Never fails on row content: a
+/// row that is not an object is held back for the same reason as a blank
+/// key — it cannot be attributed to an entity. A keyed row is kept where it
+/// lies ([`RowRef`]), its key read from its cell: a large table is not
+/// built into trees to be grouped. Fails only on CSV text the reader refuses.
+pub(crate) fn read_rows<'a>(source: &'a RowSource, key: &str, case_sensitive: bool) -> Result<ReadRows<'a>, ToolError> {
+    let mut read = ReadRows { total: 0, keyed: Vec::new(), blank: Vec::new(), findings: Vec::new() };
+    match source {
+        RowSource::Rows(rows) => {
+            for (index, row) in rows.iter().enumerate() {
+                let Value::Object(map) = row else {
+                    read.not_an_object(index, None, row);
+                    continue;
+                };
+                let raw_key = map.get(key).unwrap_or(&Value::Null);
+                match normalise_key(raw_key, case_sensitive) {
+                    Some(normalised) => {
+                        read.keyed.push(KeyedRow { index, line: None, key: normalised, row: RowRef::Tree(map) });
+                    }
+                    None => read.blank_key(index, None, row.clone(), present(raw_key), key),
+                }
             }
+            read.total = rows.len();
+        }
+        RowSource::JsonText(rows) => {
+            let mut at = ColumnPositions::default();
+            for index in 0..rows.len() {
+                let object = match rows.row(index) {
+                    JsonRow::Object(object) => object,
+                    JsonRow::Value(row) => {
+                        read.not_an_object(index, None, &row);
+                        continue;
+                    }
+                };
+                let keyed = match object.cells() {
+                    Some(cells) => key_of(&cells.cell_of(key, &mut at), case_sensitive),
+                    None => RowRef::Text(object).normalised(key, case_sensitive),
+                };
+                match keyed {
+                    Some(normalised) => {
+                        read.keyed.push(KeyedRow { index, line: None, key: normalised, row: RowRef::Text(object) });
+                    }
+                    None => {
+                        let row = object.into_value();
+                        let raw_key = present(row.get(key).unwrap_or(&Value::Null));
+                        read.blank_key(index, None, row, raw_key, key);
+                    }
+                }
+            }
+            read.total = rows.len();
+        }
+        RowSource::Csv(text) => {
+            let mut reader = CsvRows::new(text).map_err(csv_error)?;
+            let header: Rc<[String]> = reader.header().into();
+            let text = reader.text();
+            let mut column = KeyColumn::Undecided;
+            let mut index = 0;
+            while let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? {
+                let keyed = match column.of(&record, key) {
+                    KeyColumn::At(position) => {
+                        let field = position.and_then(|p| record.fields.get(p));
+                        match field.and_then(|text| normalise_key_text(text, case_sensitive)) {
+                            Some(normalised) => Ok(normalised),
+                            None => Err((record.to_row(), field.map(|text| Value::String(text.to_string())))),
+                        }
+                    }
+                    // Only the row object says what the key is.
+                    KeyColumn::Undecided | KeyColumn::RowObject => {
+                        let row = record.to_row();
+                        let raw_key = row.get(key).unwrap_or(&Value::Null);
+                        match normalise_key(raw_key, case_sensitive) {
+                            Some(normalised) => Ok(normalised),
+                            None => {
+                                let raw_key = present(raw_key);
+                                Err((row, raw_key))
+                            }
+                        }
+                    }
+                };
+                match keyed {
+                    Ok(normalised) => {
+                        let start = reader.record_start();
+                        let row = RowRef::Record { text, header: Rc::clone(&header), start, line };
+                        read.keyed.push(KeyedRow { index, line: Some(line), key: normalised, row });
+                    }
+                    Err((row, raw_key)) => read.blank_key(index, Some(line), row, raw_key, key),
+                }
+                index += 1;
+            }
+            read.total = index;
         }
     }
-    read
+    Ok(read)
+}
+
+impl ReadRows<'_> {
+    fn not_an_object(&mut self, index: usize, line: Option<usize>, row: &Value) {
+        let (blank, finding) = not_an_object(index, line, row);
+        self.findings.push(finding);
+        self.blank.push(blank);
+    }
+
+    fn blank_key(&mut self, index: usize, line: Option<usize>, row: Value, raw_key: Option<Value>, key: &str) {
+        self.blank.push(blank_key_row(index, line, row, key));
+        self.findings.push(blank_key_finding(index, line, key, raw_key));
+    }
 }
 
 /// A row that is not an object: held back, with its finding.
@@ -264,6 +388,19 @@ enum KeyColumn {
     RowObject,
 }
 
+impl KeyColumn {
+    /// Where the key is in `record`, decided at the first record: never
+    /// [`KeyColumn::Undecided`].
+    fn of(&mut self, record: &RecordRef<'_, '_>, key: &str) -> KeyColumn {
+        if let KeyColumn::Undecided = self {
+            let clash = key == EXTRA_FIELDS_KEY || record.header.iter().any(|c| c == EXTRA_FIELDS_KEY);
+            *self =
+                if clash { KeyColumn::RowObject } else { KeyColumn::At(record.header.iter().position(|c| c == key)) };
+        }
+        *self
+    }
+}
+
 /// Read `source`'s keys (see [`KeyReading`]) into `blank` and `findings`,
 /// which say how many of each to keep. A CSV record's key is read from its
 /// field; only a record held back that one of them keeps is built into a
@@ -288,15 +425,7 @@ pub(crate) fn read_keys(
             _ => read.read_value(index, line, row.into_value(), key, case_sensitive),
         },
         RowData::Record(record) => {
-            if let KeyColumn::Undecided = column {
-                let clash = key == EXTRA_FIELDS_KEY || record.header.iter().any(|c| c == EXTRA_FIELDS_KEY);
-                column = if clash {
-                    KeyColumn::RowObject
-                } else {
-                    KeyColumn::At(record.header.iter().position(|c| c == key))
-                };
-            }
-            let KeyColumn::At(position) = column else {
+            let KeyColumn::At(position) = column.of(&record, key) else {
                 return read.read_value(index, line, record.to_row(), key, case_sensitive);
             };
             let field = position.and_then(|p| record.fields.get(p));

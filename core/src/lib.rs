@@ -79,7 +79,7 @@ pub fn call_tool_owned(name: &str, args: impl Into<Arguments>) -> Result<Value, 
         "validate_rows" => validate::validate_rows(args),
         "reconcile" => reconcile::reconcile(args.into_value()),
         "count_distinct" => count_distinct::count_distinct(args),
-        "duplicate_report" => duplicates::duplicate_report(args.into_value()),
+        "duplicate_report" => duplicates::duplicate_report(args),
         "inspect_dataset" => inspect::inspect_dataset(args.into_value()),
         other => Err(ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool: {other}"))),
     }
@@ -164,7 +164,7 @@ pub fn count_distinct(args: &Value) -> Result<Value, ToolError> {
 
 /// `duplicate_report`: suspected duplicate groups for human review; never merges.
 pub fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
-    duplicates::duplicate_report(args.clone())
+    duplicates::duplicate_report(args.clone().into())
 }
 
 /// `inspect_dataset`: profile the rows, report what is wrong whatever the

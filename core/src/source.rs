@@ -89,27 +89,6 @@ impl RowSource {
             RowSource::Csv(text) => Some(CsvRows::new(text).map(|reader| reader.header().to_vec()).unwrap_or_default()),
         }
     }
-
-    /// Every row held at once, with its CSV line where it has one (for the
-    /// checks that compare rows with each other).
-    pub(crate) fn materialise(self) -> Result<(Vec<Value>, Vec<Option<usize>>), ToolError> {
-        match self {
-            RowSource::Rows(rows) => {
-                let lines = vec![None; rows.len()];
-                Ok((rows, lines))
-            }
-            RowSource::JsonText(rows) => RowSource::Rows(rows.into_values()).materialise(),
-            RowSource::Csv(text) => {
-                let mut reader = CsvRows::new(&text).map_err(csv_error)?;
-                let (mut rows, mut lines) = (Vec::new(), Vec::new());
-                while let Some(record) = reader.next_row().map_err(csv_error)? {
-                    rows.push(record.row);
-                    lines.push(Some(record.line));
-                }
-                Ok((rows, lines))
-            }
-        }
-    }
 }
 
 /// A result list that keeps at most `cap` items from the `start`-th on

@@ -67,8 +67,8 @@ fn the_same_report_as_with_the_literal_rule() {
                 Ok(value) => value.to_string(),
                 Err(err) => err.to_json().to_string(),
             };
-            let fast = text(report_with(args.clone(), clusters));
-            let slow = text(report_with(args.clone(), literal::clusters));
+            let fast = text(report_with(args.clone().into(), clusters));
+            let slow = text(report_with(args.clone().into(), literal::clusters));
             assert_eq!(fast, slow, "arguments {args}");
             reported_near += usize::from(fast.contains("\"near_match\""));
         }
