@@ -181,7 +181,7 @@ struct Report<'r, 'a> {
 }
 
 fn same_key_groups<'r, 'a>(
-    by_key: &BTreeMap<&'r str, Vec<&'r KeyedRow<'a>>>,
+    by_key: &[(&'r str, Vec<&'r KeyedRow<'a>>)],
     column: &str,
     book: &mut GroupBook<'r, 'a>,
     findings: &mut Vec<Finding>,
@@ -216,7 +216,7 @@ legitimately share the key {quoted}?"
 
 /// The normalised values of `fields` on a row, or `None` if any is blank.
 fn signature_of(row: &RowRef<'_>, fields: &[String], case_sensitive: bool) -> Option<Vec<String>> {
-    fields.iter().map(|name| row.normalised(name, case_sensitive)).collect()
+    row.signature(fields, case_sensitive)
 }
 
 fn signature_groups<'r, 'a>(
@@ -226,12 +226,26 @@ fn signature_groups<'r, 'a>(
     book: &mut GroupBook<'r, 'a>,
     findings: &mut Vec<Finding>,
 ) {
-    let mut exact: BTreeMap<&[String], Vec<&'r KeyedRow<'a>>> = BTreeMap::new();
-    for (item, token) in candidates {
-        exact.entry(token.as_slice()).or_default().push(item);
+    // Only a signature two candidates share makes a group: counted first,
+    // so that only their candidates are sorted, in signature order, those
+    // of one signature in their own order (a stable sort). Each run of one
+    // signature is then a group.
+    let mut counts: HashMap<&[String], u32> = HashMap::with_capacity(candidates.len());
+    for (_, token) in candidates {
+        *counts.entry(token.as_slice()).or_default() += 1;
     }
-    for (token, items) in &exact {
-        if items.len() < 2 || book.already_reported(items) {
+    let mut order: Vec<usize> =
+        (0..candidates.len()).filter(|&at| counts.get(candidates[at].1.as_slice()) > Some(&1)).collect();
+    drop(counts);
+    order.sort_by(|&a, &b| candidates[a].1.cmp(&candidates[b].1));
+    for run in order.chunk_by(|&a, &b| candidates[a].1 == candidates[b].1) {
+        if run.len() < 2 {
+            continue;
+        }
+        let token = &candidates[run[0]].1;
+        let items: Vec<&'r KeyedRow<'a>> = run.iter().map(|&at| candidates[at].0).collect();
+        let items = &items;
+        if book.already_reported(items) {
             continue;
         }
         let count = items.len();
@@ -320,10 +334,10 @@ fn find_groups<'r, 'a>(
     cluster: Clustering,
 ) -> Report<'r, 'a> {
     let mut findings = read.findings.clone();
-    let mut by_key: BTreeMap<&str, Vec<&KeyedRow>> = BTreeMap::new();
-    for (key, items) in group_by_key(&read.keyed) {
-        by_key.insert(key, items);
-    }
+    // Each key's rows, in key order (the keys are distinct, so any sort
+    // gives the one order): sorted once rather than kept sorted row by row.
+    let mut by_key = group_by_key(&read.keyed);
+    by_key.sort_unstable_by_key(|(key, _)| *key);
     let members_cap = request.cap.map_or(MAX_MEMBERS_PER_GROUP, |cap| cap.min(MAX_MEMBERS_PER_GROUP));
     let mut book =
         GroupBook { groups: Vec::new(), members_cap, reported_key_sets: Vec::new(), sets_naming: HashMap::new() };
@@ -332,8 +346,8 @@ fn find_groups<'r, 'a>(
     if let Some(fields) = request.match_fields.as_deref().filter(|fields| !fields.is_empty()) {
         // One row per key (its first), in sorted key order, with its signature.
         let candidates: Vec<(&KeyedRow, Vec<String>)> = by_key
-            .values()
-            .filter_map(|items| {
+            .iter()
+            .filter_map(|(_, items)| {
                 signature_of(&items[0].row, fields, request.case_sensitive).map(|token| (items[0], token))
             })
             .collect();

@@ -93,16 +93,38 @@ impl RowRef<'_> {
         }
     }
 
-    /// [`normalise_key`] of the value of column `name` (`None` where the
-    /// row has none, as for a blank one).
-    pub(crate) fn normalised(&self, name: &str, case_sensitive: bool) -> Option<String> {
+    /// [`normalise_key`] of the value of each column of `names`, or `None`
+    /// when one is blank or missing: the row's signature, read once.
+    pub(crate) fn signature(&self, names: &[String], case_sensitive: bool) -> Option<Vec<String>> {
+        let of_map = |map: &Map<String, Value>| {
+            names.iter().map(|name| normalise_key(map.get(name).unwrap_or(&Value::Null), case_sensitive)).collect()
+        };
         match self {
-            RowRef::Tree(map) => normalise_key(map.get(name).unwrap_or(&Value::Null), case_sensitive),
+            RowRef::Tree(map) => of_map(map),
             RowRef::Text(object) => match object.cells() {
-                Some(cells) => key_of(&cells.cell_of(name, &mut ColumnPositions::default()), case_sensitive),
-                None => normalise_key(object.into_value().get(name).unwrap_or(&Value::Null), case_sensitive),
+                Some(cells) => {
+                    let mut at = ColumnPositions::default();
+                    at.refresh(&cells, names.iter().map(String::as_str));
+                    (0..names.len()).map(|i| key_of(&at.cell(&cells, i), case_sensitive)).collect()
+                }
+                None => of_map(&self.to_map()),
             },
-            RowRef::Record { .. } => normalise_key(self.to_map().get(name).unwrap_or(&Value::Null), case_sensitive),
+            RowRef::Record { text, header, start, line } => {
+                // A column called `_extra` is the row object's to say (it
+                // holds the fields beyond the header there).
+                let clash = |name: &String| name == EXTRA_FIELDS_KEY;
+                if names.iter().any(clash) || header.iter().any(clash) {
+                    return of_map(&self.to_map());
+                }
+                let fields = CsvRows::fields_at(text, *start, *line).unwrap_or_default();
+                names
+                    .iter()
+                    .map(|name| {
+                        let field = header.iter().position(|column| column == name).and_then(|at| fields.get(at))?;
+                        normalise_key_text(field, case_sensitive)
+                    })
+                    .collect()
+            }
         }
     }
 }
@@ -228,7 +250,7 @@ pub(crate) fn read_rows<'a>(source: &'a RowSource, key: &str, case_sensitive: bo
                 };
                 let keyed = match object.cells() {
                     Some(cells) => key_of(&cells.cell_of(key, &mut at), case_sensitive),
-                    None => RowRef::Text(object).normalised(key, case_sensitive),
+                    None => normalise_key(object.into_value().get(key).unwrap_or(&Value::Null), case_sensitive),
                 };
                 match keyed {
                     Some(normalised) => {
