@@ -7,24 +7,9 @@
 //! record without its trailing columns), apart from the CSV line each
 //! locator also names.
 
+use conformance_support::rng::Rng;
 use serde_json::{json, Map, Value};
 use validation_core::{call_tool, call_tool_json};
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Field texts that repeat often enough to make groups of every kind: keys
 /// equal after trimming and case folding, blank keys, near matches, and

@@ -2,24 +2,16 @@
 //! recorded answers: nothing is dropped, a failing dataset is a result, an
 //! unreadable input withholds the verdict, nothing is merged, one envelope.
 
+use conformance_support::rng::Rng;
 use serde_json::{json, Value};
 use validation_core::{call_tool, count_distinct, duplicate_report, reconcile, validate_rows, TOOL_NAMES};
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
+/// Picks from a list with the shared generator.
+trait Pick {
+    fn pick<'a>(&mut self, items: &'a [Value]) -> &'a Value;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
+impl Pick for Rng {
     fn pick<'a>(&mut self, items: &'a [Value]) -> &'a Value {
         &items[self.below(items.len())]
     }

@@ -12,6 +12,7 @@
 //! tests, and the benchmark (see this crate's README.md).
 
 pub mod dedupe_inputs;
+pub mod rng;
 
 use std::path::{Path, PathBuf};
 
