@@ -320,6 +320,21 @@ pub(crate) fn inspect(workload: &Workload) -> Workload {
     }
 }
 
+/// `duplicate_report` on the file the `validate_rows` call names, as on the
+/// inline tables: repeated invoices, and different invoices with the same
+/// customer, amount and date (under the server's default cap).
+pub(crate) fn deduped(workload: &Workload) -> Workload {
+    let args: Value = serde_json::from_str(&workload.args).unwrap_or_default();
+    Workload {
+        label: format!("duplicate_report {} CSV", size_label(workload.rows)),
+        id: format!("duplicate_report-csv-{}", workload.rows),
+        tool: "duplicate_report",
+        rows: workload.rows,
+        args: json!({"path": args["path"], "key": "invoice", "match_fields": ["customer", "amount", "date"]})
+            .to_string(),
+    }
+}
+
 /// The `validate_rows` call on the file with `export`: the whole split
 /// written as files under the server's `--output-root` (replaced on each
 /// run, so every run writes the same files).

@@ -424,6 +424,19 @@ linear memory {} MiB; verdict {}; summary {}",
         inspected.verdict,
         inspected.summary,
     )?;
+    let deduped = &file.deduped;
+    writeln!(
+        out,
+        "  {} (key invoice, match_fields customer, amount, date): {}; server peak resident {}; fuel {}; peak linear \
+memory {} MiB; verdict {}; {}",
+        deduped.workload.label,
+        median_n(&deduped.samples),
+        size(deduped.peak_rss),
+        deduped.fuel.map_or_else(|| "?".to_owned(), format_count),
+        deduped.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1}")),
+        deduped.verdict,
+        deduped.summary,
+    )?;
     let exported = &file.exported;
     let ratio = if without > 0.0 {
         format!(" ({:.2}x the plain call)", exported.samples.median() / without)

@@ -200,6 +200,8 @@ pub(crate) struct FileRun {
     pub(crate) keyed: KeyedRun,
     /// `inspect_dataset` on the same file.
     pub(crate) inspected: KeyedRun,
+    /// `duplicate_report` on the same file.
+    pub(crate) deduped: KeyedRun,
     /// The plain call with `export`, and the bytes of the files it wrote.
     pub(crate) exported: KeyedRun,
     pub(crate) exported_bytes: u64,
@@ -223,7 +225,15 @@ impl KeyedRun {
         KeyedRun {
             fuel: logged(&served.log, "fuel=").and_then(|fuel| fuel.parse().ok()),
             peak_linear_mib: logged(&served.log, "peak_memory_mib=").and_then(|mib| mib.parse().ok()),
-            summary: served.result["summary"].clone(),
+            // duplicate_report has no summary: its counts instead.
+            summary: match &served.result["summary"] {
+                Value::Null if served.result["stable_key"].is_string() => serde_json::json!({
+                    "row_count": served.result["row_count"],
+                    "distinct_keys": served.result["distinct_keys"],
+                    "duplicate_group_count": served.result["duplicate_group_count"],
+                }),
+                summary => summary.clone(),
+            },
             findings_by_code: served.result["findings_by_code"].clone(),
             verdict: served.result["verdict"].as_str().unwrap_or("?").to_owned(),
             samples: served.samples,
@@ -277,6 +287,10 @@ pub(crate) fn serve_file(
     let inspect_served = serve(&command, small, &inspect_workload, plan.file_runs)?;
     let inspected = KeyedRun::from(inspect_workload, inspect_served);
     crate::progress("the same file with export (the whole split written as files): this project over MCP");
+    crate::progress("the same file's duplicates: this project over MCP");
+    let dedupe_workload = data::deduped(&workload);
+    let dedupe_served = serve(&command, small, &dedupe_workload, plan.file_runs)?;
+    let deduped = KeyedRun::from(dedupe_workload, dedupe_served);
     let export_workload = data::exported(&workload);
     let exported_served = serve(&command, small, &export_workload, plan.file_runs)?;
     let exported_bytes = exported_served.result["export"]["files"]
@@ -317,6 +331,7 @@ pub(crate) fn serve_file(
         our_failing,
         keyed,
         inspected,
+        deduped,
         exported,
         exported_bytes,
     })
