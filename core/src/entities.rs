@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use crate::csv::{CsvRows, RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
 use crate::findings::{object, Finding, Locator, Severity};
-use crate::json_rows::{ColumnPositions, JsonCell, JsonRow, ObjectRow};
+use crate::json_rows::{ColumnPositions, JsonCell, JsonRow, ObjectRow, RowsText};
 use crate::py::repr::{repr, repr_float, type_name};
 use crate::py::text;
 use crate::py::value::present;
@@ -82,8 +82,7 @@ impl RowRef<'_> {
             RowRef::Tree(map) => return (*map).clone(),
             RowRef::Text(object) => object.into_value(),
             RowRef::Record { text, header, start, line } => {
-                // Read once already, so read the same way again.
-                let fields = CsvRows::fields_at(text, *start, *line).unwrap_or_default();
+                let fields = reread(text, *start, *line);
                 RecordRef { header, fields: &fields }.to_row()
             }
         };
@@ -116,7 +115,7 @@ impl RowRef<'_> {
                 if names.iter().any(clash) || header.iter().any(clash) {
                     return of_map(&self.to_map());
                 }
-                let fields = CsvRows::fields_at(text, *start, *line).unwrap_or_default();
+                let fields = reread(text, *start, *line);
                 names
                     .iter()
                     .map(|name| {
@@ -127,6 +126,12 @@ impl RowRef<'_> {
             }
         }
     }
+}
+
+/// The fields of the CSV record at `start` on `line` of `text`, which the
+/// reader read there once already, so reads the same way again.
+fn reread(text: &str, start: usize, line: usize) -> Vec<std::borrow::Cow<'_, str>> {
+    CsvRows::fields_at(text, start, line).expect("a record read once reads again")
 }
 
 /// Where a keyed row is, quoting its key, optionally naming a column.
@@ -222,91 +227,114 @@ pub(crate) struct ReadRows<'a> {
 pub(crate) fn read_rows<'a>(source: &'a RowSource, key: &str, case_sensitive: bool) -> Result<ReadRows<'a>, ToolError> {
     let mut read = ReadRows { total: 0, keyed: Vec::new(), blank: Vec::new(), findings: Vec::new() };
     match source {
-        RowSource::Rows(rows) => {
-            for (index, row) in rows.iter().enumerate() {
-                let Value::Object(map) = row else {
-                    read.not_an_object(index, None, row);
-                    continue;
-                };
-                let raw_key = map.get(key).unwrap_or(&Value::Null);
-                match normalise_key(raw_key, case_sensitive) {
-                    Some(normalised) => {
-                        read.keyed.push(KeyedRow { index, line: None, key: normalised, row: RowRef::Tree(map) });
-                    }
-                    None => read.blank_key(index, None, row.clone(), present(raw_key), key),
-                }
-            }
-            read.total = rows.len();
-        }
-        RowSource::JsonText(rows) => {
-            let mut at = ColumnPositions::default();
-            for index in 0..rows.len() {
-                let object = match rows.row(index) {
-                    JsonRow::Object(object) => object,
-                    JsonRow::Value(row) => {
-                        read.not_an_object(index, None, &row);
-                        continue;
-                    }
-                };
-                let keyed = match object.cells() {
-                    Some(cells) => key_of(&cells.cell_of(key, &mut at), case_sensitive),
-                    None => normalise_key(object.into_value().get(key).unwrap_or(&Value::Null), case_sensitive),
-                };
-                match keyed {
-                    Some(normalised) => {
-                        read.keyed.push(KeyedRow { index, line: None, key: normalised, row: RowRef::Text(object) });
-                    }
-                    None => {
-                        let row = object.into_value();
-                        let raw_key = present(row.get(key).unwrap_or(&Value::Null));
-                        read.blank_key(index, None, row, raw_key, key);
-                    }
-                }
-            }
-            read.total = rows.len();
-        }
-        RowSource::Csv(text) => {
-            let mut reader = CsvRows::new(text).map_err(csv_error)?;
-            let header: Rc<[String]> = reader.header().into();
-            let text = reader.text();
-            let mut column = KeyColumn::Undecided;
-            let mut index = 0;
-            while let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? {
-                let keyed = match column.of(&record, key) {
-                    KeyColumn::At(position) => {
-                        let field = position.and_then(|p| record.fields.get(p));
-                        match field.and_then(|text| normalise_key_text(text, case_sensitive)) {
-                            Some(normalised) => Ok(normalised),
-                            None => Err((record.to_row(), field.map(|text| Value::String(text.to_string())))),
-                        }
-                    }
-                    // Only the row object says what the key is.
-                    KeyColumn::Undecided | KeyColumn::RowObject => {
-                        let row = record.to_row();
-                        let raw_key = row.get(key).unwrap_or(&Value::Null);
-                        match normalise_key(raw_key, case_sensitive) {
-                            Some(normalised) => Ok(normalised),
-                            None => {
-                                let raw_key = present(raw_key);
-                                Err((row, raw_key))
-                            }
-                        }
-                    }
-                };
-                match keyed {
-                    Ok(normalised) => {
-                        let start = reader.record_start();
-                        let row = RowRef::Record { text, header: Rc::clone(&header), start, line };
-                        read.keyed.push(KeyedRow { index, line: Some(line), key: normalised, row });
-                    }
-                    Err((row, raw_key)) => read.blank_key(index, Some(line), row, raw_key, key),
-                }
-                index += 1;
-            }
-            read.total = index;
-        }
+        RowSource::Rows(rows) => read.tree_rows(rows, key, case_sensitive),
+        RowSource::JsonText(rows) => read.text_rows(rows, key, case_sensitive),
+        RowSource::Csv(text) => read.csv_records(text, key, case_sensitive)?,
     }
     Ok(read)
+}
+
+impl<'a> ReadRows<'a> {
+    /// Rows given as trees.
+    fn tree_rows(&mut self, rows: &'a [Value], key: &str, case_sensitive: bool) {
+        for (index, row) in rows.iter().enumerate() {
+            let Value::Object(map) = row else {
+                self.not_an_object(index, None, row);
+                continue;
+            };
+            let raw_key = map.get(key).unwrap_or(&Value::Null);
+            match normalise_key(raw_key, case_sensitive) {
+                Some(normalised) => {
+                    self.keyed.push(KeyedRow { index, line: None, key: normalised, row: RowRef::Tree(map) });
+                }
+                None => self.blank_key(index, None, row.clone(), present(raw_key), key),
+            }
+        }
+        self.total = rows.len();
+    }
+
+    /// Row objects in the rows' text, each key read from its cell.
+    fn text_rows(&mut self, rows: &'a RowsText, key: &str, case_sensitive: bool) {
+        let mut at = ColumnPositions::default();
+        for index in 0..rows.len() {
+            let object = match rows.row(index) {
+                JsonRow::Object(object) => object,
+                JsonRow::Value(row) => {
+                    self.not_an_object(index, None, &row);
+                    continue;
+                }
+            };
+            let keyed = match object.cells() {
+                Some(cells) => key_of(&cells.cell_of(key, &mut at), case_sensitive),
+                None => normalise_key(object.into_value().get(key).unwrap_or(&Value::Null), case_sensitive),
+            };
+            match keyed {
+                Some(normalised) => {
+                    self.keyed.push(KeyedRow { index, line: None, key: normalised, row: RowRef::Text(object) });
+                }
+                None => {
+                    let row = object.into_value();
+                    let raw_key = present(row.get(key).unwrap_or(&Value::Null));
+                    self.blank_key(index, None, row, raw_key, key);
+                }
+            }
+        }
+        self.total = rows.len();
+    }
+
+    /// CSV records, each key read from its field; a keyed record is kept as
+    /// its place in the text.
+    fn csv_records(&mut self, text: &'a str, key: &str, case_sensitive: bool) -> Result<(), ToolError> {
+        let mut reader = CsvRows::new(text).map_err(csv_error)?;
+        let header: Rc<[String]> = reader.header().into();
+        let text = reader.text();
+        let mut column = KeyColumn::Undecided;
+        let mut index = 0;
+        while let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? {
+            match record_key(&mut column, &record, key, case_sensitive) {
+                RecordKey::Keyed(normalised) => {
+                    let start = reader.record_start();
+                    let row = RowRef::Record { text, header: Rc::clone(&header), start, line };
+                    self.keyed.push(KeyedRow { index, line: Some(line), key: normalised, row });
+                }
+                RecordKey::Blank { row, raw_key } => self.blank_key(index, Some(line), row, raw_key, key),
+            }
+            index += 1;
+        }
+        self.total = index;
+        Ok(())
+    }
+}
+
+/// What a CSV record's key is.
+enum RecordKey {
+    /// Its normalised key.
+    Keyed(String),
+    /// None: the record's row object and its raw key, which the held-back
+    /// row and its finding show.
+    Blank { row: Value, raw_key: Option<Value> },
+}
+
+fn record_key(column: &mut KeyColumn, record: &RecordRef<'_, '_>, key: &str, case_sensitive: bool) -> RecordKey {
+    if let KeyColumn::At(position) = column.of(record, key) {
+        let field = position.and_then(|p| record.fields.get(p));
+        return match field.and_then(|text| normalise_key_text(text, case_sensitive)) {
+            Some(normalised) => RecordKey::Keyed(normalised),
+            None => {
+                RecordKey::Blank { row: record.to_row(), raw_key: field.map(|text| Value::String(text.to_string())) }
+            }
+        };
+    }
+    // Only the row object says what the key is.
+    let row = record.to_row();
+    let raw_key = row.get(key).unwrap_or(&Value::Null);
+    match normalise_key(raw_key, case_sensitive) {
+        Some(normalised) => RecordKey::Keyed(normalised),
+        None => {
+            let raw_key = present(raw_key);
+            RecordKey::Blank { row, raw_key }
+        }
+    }
 }
 
 impl ReadRows<'_> {
