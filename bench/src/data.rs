@@ -310,28 +310,26 @@ pub(crate) fn keyed(workload: &Workload) -> Workload {
 /// and drafted contract of the same rows, whose cost the issue holds to
 /// twice the validation's.
 pub(crate) fn inspect(workload: &Workload) -> Workload {
-    let args: Value = serde_json::from_str(&workload.args).unwrap_or_default();
-    Workload {
-        label: format!("inspect_dataset {} CSV", size_label(workload.rows)),
-        id: format!("inspect_dataset-csv-{}", workload.rows),
-        tool: "inspect_dataset",
-        rows: workload.rows,
-        args: json!({"path": args["path"]}).to_string(),
-    }
+    on_the_file(workload, "inspect_dataset", json!({}))
 }
 
 /// `duplicate_report` on the file the `validate_rows` call names, as on the
 /// inline tables: repeated invoices, and different invoices with the same
 /// customer, amount and date (under the server's default cap).
 pub(crate) fn deduped(workload: &Workload) -> Workload {
+    on_the_file(workload, "duplicate_report", json!({"key": "invoice", "match_fields": ["customer", "amount", "date"]}))
+}
+
+/// `tool` on the file the `validate_rows` call names, with `options`.
+fn on_the_file(workload: &Workload, tool: &'static str, mut options: Value) -> Workload {
     let args: Value = serde_json::from_str(&workload.args).unwrap_or_default();
+    options["path"] = args["path"].clone();
     Workload {
-        label: format!("duplicate_report {} CSV", size_label(workload.rows)),
-        id: format!("duplicate_report-csv-{}", workload.rows),
-        tool: "duplicate_report",
+        label: format!("{tool} {} CSV", size_label(workload.rows)),
+        id: format!("{tool}-csv-{}", workload.rows),
+        tool,
         rows: workload.rows,
-        args: json!({"path": args["path"], "key": "invoice", "match_fields": ["customer", "amount", "date"]})
-            .to_string(),
+        args: options.to_string(),
     }
 }
 
