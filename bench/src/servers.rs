@@ -208,7 +208,8 @@ pub(crate) struct FileRun {
 }
 
 /// Another call on the same file: with contract v2's cross-row rules
-/// (`data::keyed`), or `inspect_dataset` (`data::inspect`).
+/// (`data::keyed`), `inspect_dataset` (`data::inspect`), `duplicate_report`
+/// (`data::deduped`), or with `export` (`data::exported`).
 pub(crate) struct KeyedRun {
     pub(crate) workload: Workload,
     pub(crate) samples: Samples,
@@ -286,11 +287,11 @@ pub(crate) fn serve_file(
     let inspect_workload = data::inspect(&workload);
     let inspect_served = serve(&command, small, &inspect_workload, plan.file_runs)?;
     let inspected = KeyedRun::from(inspect_workload, inspect_served);
-    crate::progress("the same file with export (the whole split written as files): this project over MCP");
     crate::progress("the same file's duplicates: this project over MCP");
     let dedupe_workload = data::deduped(&workload);
     let dedupe_served = serve(&command, small, &dedupe_workload, plan.file_runs)?;
     let deduped = KeyedRun::from(dedupe_workload, dedupe_served);
+    crate::progress("the same file with export (the whole split written as files): this project over MCP");
     let export_workload = data::exported(&workload);
     let exported_served = serve(&command, small, &export_workload, plan.file_runs)?;
     let exported_bytes = exported_served.result["export"]["files"]
