@@ -104,6 +104,34 @@ impl<'a> CsvRows<'a> {
         Ok(reader)
     }
 
+    /// A reader of `body`, records that follow the header `head` starts
+    /// with (a text's first lines; `body` is a later part of that text,
+    /// starting where a record starts): a part of a text read as the whole
+    /// text's reader reads it there, lines counted from the header's end.
+    /// An error when `head` does not hold the whole header, ended by a line
+    /// break (the header read would not be the text's).
+    pub(crate) fn continuing(head: &str, body: &'a str) -> Result<Self, CsvError> {
+        let header = CsvRows::new(head)?;
+        let ended = header.position > 0 && matches!(header.text.as_bytes()[header.position - 1], b'\n' | b'\r');
+        if header.header.is_empty() || !ended {
+            return Err(CsvError { message: "the csv header does not end within the head given".to_owned(), line: 1 });
+        }
+        Ok(CsvRows {
+            text: body,
+            position: 0,
+            line: header.line,
+            record_start: 0,
+            header: header.header,
+            fields: Vec::new(),
+        })
+    }
+
+    /// The line the next record starts on (1-based, counting the header's
+    /// lines): once every record is read, one more than the text's lines.
+    pub(crate) fn line(&self) -> usize {
+        self.line
+    }
+
     /// The first column whose name an earlier column has, as the positions
     /// of both (the earlier first).
     pub(crate) fn repeated_header(&self) -> Option<(usize, usize)> {

@@ -177,12 +177,22 @@ pub(crate) struct Tally {
 
 impl Tally {
     pub(crate) fn add(&mut self, key: &str) {
+        self.add_count(key, 1);
+    }
+
+    /// Count `key` `count` times more.
+    pub(crate) fn add_count(&mut self, key: &str, count: usize) {
         if let Some(&at) = self.position.get(key) {
-            self.counts[at].1 += 1;
+            self.counts[at].1 += count;
         } else {
             self.position.insert(key.to_owned(), self.counts.len());
-            self.counts.push((key.to_owned(), 1));
+            self.counts.push((key.to_owned(), count));
         }
+    }
+
+    /// Each key and its count, in order of first appearance.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, usize)> {
+        self.counts.iter().map(|(key, count)| (key.as_str(), *count))
     }
 
     /// Most frequent first, ties in code-point order of the key (the reference's order).
@@ -238,12 +248,26 @@ pub(crate) fn abridged_envelope(
     guidance: String,
     payload: Map<String, Value>,
 ) -> Value {
+    let findings = findings.iter().map(Finding::to_json).collect();
+    written_envelope(tool, ok, verdict, findings, findings_omitted, guidance, payload)
+}
+
+/// [`abridged_envelope`] with the findings it lists already written as JSON.
+pub(crate) fn written_envelope(
+    tool: &str,
+    ok: bool,
+    verdict: &str,
+    findings: Vec<Value>,
+    findings_omitted: usize,
+    guidance: String,
+    payload: Map<String, Value>,
+) -> Value {
     let mut body = Map::new();
     body.insert("tool".into(), tool.into());
     body.insert("ok".into(), ok.into());
     body.insert("verdict".into(), verdict.into());
     body.insert("finding_count".into(), (findings.len() + findings_omitted).into());
-    body.insert("findings".into(), findings.iter().map(Finding::to_json).collect());
+    body.insert("findings".into(), Value::Array(findings));
     if findings_omitted > 0 {
         body.insert("findings_omitted".into(), findings_omitted.into());
     }

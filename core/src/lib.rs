@@ -46,6 +46,7 @@ mod pattern_fixed;
 mod py;
 mod reconcile;
 mod row_check;
+mod rows_report;
 mod rules;
 mod schema_in;
 mod source;
@@ -133,6 +134,58 @@ pub fn call_tool_exporting(
         "validate_rows" => validate::validate_rows_exporting(args, true),
         _ => call_tool_owned(name, args).map(|result| (result, Vec::new())),
     }
+}
+
+/// Whether the call may be checked in parts of its CSV text, one
+/// [`call_part`] per part (each in its own instance, at once), and the
+/// parts merged by [`merge_parts`] into the result [`call_tool_with_csv`]
+/// gives for the whole text, byte for byte. `args` are the call's arguments
+/// without the `csv` given beside them. So far only a `validate_rows` call
+/// whose rows are each checked alone: no `unique` column, no primary key,
+/// no `page` and no `export`.
+pub fn checks_in_parts(name: &str, args: impl Into<Arguments>) -> bool {
+    name == "validate_rows" && with_csv(args.into(), Vec::new()).is_ok_and(validate::checks_in_parts)
+}
+
+/// Check one part of a CSV text (see [`checks_in_parts`]): `part` is the
+/// text's start (its header and first records) when `head` is `None`, or
+/// else records that follow the header, where `head` is the text's start
+/// up to a line break after the header. A part must end with a record's
+/// line break (or be the text's last). Returns the part's report, which
+/// only [`merge_parts`] reads, or an argument error when the part cannot be
+/// read as a part or is not valid: the caller then makes the call on the
+/// whole text, which gives the error a caller should see, if any.
+pub fn call_part(
+    name: &str,
+    args: impl Into<Arguments>,
+    head: Option<&[u8]>,
+    part: Vec<u8>,
+) -> Result<Value, ToolError> {
+    if name != "validate_rows" {
+        return Err(ToolError::new(ErrorCode::UnknownTool, format!("{name} is not checked in parts")));
+    }
+    let head = match head.map(std::str::from_utf8) {
+        Some(Err(_)) => {
+            return Err(ToolError::for_argument(ErrorCode::InvalidArgument, "csv", "the head is not UTF-8"))
+        }
+        Some(Ok(head)) => Some(head),
+        None => None,
+    };
+    validate::validate_rows_part(with_csv(args.into(), part)?, head)
+}
+
+/// The result of a call checked in parts (see [`checks_in_parts`]):
+/// `parts_json` is a JSON array of the parts' reports from [`call_part`], in
+/// the order of the parts in the text; `args` are the call's arguments
+/// without its `csv`.
+pub fn merge_parts(name: &str, args: impl Into<Arguments>, parts_json: &[u8]) -> Result<Value, ToolError> {
+    if name != "validate_rows" {
+        return Err(ToolError::new(ErrorCode::UnknownTool, format!("{name} is not checked in parts")));
+    }
+    let parts: Vec<Value> = serde_json::from_slice(parts_json).map_err(|err| {
+        ToolError::for_argument(ErrorCode::InvalidArgument, "parts", format!("the parts are not a JSON array: {err}"))
+    })?;
+    validate::validate_rows_merged(with_csv(args.into(), Vec::new())?, parts)
 }
 
 /// Like [`call_tool`], with the arguments as JSON text and the result serialised.

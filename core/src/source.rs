@@ -138,6 +138,11 @@ impl<T> Capped<T> {
         self.total += n;
     }
 
+    /// The same list with each kept item turned into another.
+    pub(crate) fn map<U>(self, f: impl FnMut(T) -> U) -> Capped<U> {
+        Capped { items: self.items.into_iter().map(f).collect(), total: self.total, start: self.start, cap: self.cap }
+    }
+
     pub(crate) fn items(&self) -> &[T] {
         &self.items
     }

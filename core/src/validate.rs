@@ -15,18 +15,19 @@ use crate::arguments::Arguments;
 use crate::contract::row_rules::{self, RowRule};
 use crate::contract::table::TableRules;
 use crate::contract::{parse_columns, Field};
-use crate::csv::{RecordRef, EXTRA_FIELDS_KEY};
-use crate::error::ToolError;
+use crate::csv::{CsvRows, RecordRef, EXTRA_FIELDS_KEY};
+use crate::error::{ErrorCode, ToolError};
 use crate::export::{self, Export, ExportFile, ExportRequest, QuarantineEntry};
-use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity, Tally};
+use crate::findings::{object, verdict, written_envelope, Finding, Locator, Severity, Tally};
 use crate::json_rows::{ColumnPositions, JsonCell};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
 use crate::py::value::{is_blank, present};
 use crate::row_check::{check_row, CodeCount, FullReport, RowCells, RowChecks, RowVerdict};
+use crate::rows_report::RowsReport;
 use crate::schema_in::Contract;
-use crate::source::{Capped, RowData, RowSource};
+use crate::source::{csv_error, Capped, RowData, RowSource};
 
 /// A row held back (or flagged), with why.
 struct HeldRow {
@@ -71,7 +72,6 @@ struct Outcome {
     quarantine_codes: Tally,
     undeclared_columns: Vec<String>,
     present_columns: HashSet<String>,
-    missing_columns: Vec<String>,
     /// The keys of the last JSON row whose columns were noted: most rows
     /// repeat them, and then there is nothing new to note.
     last_keys: Vec<String>,
@@ -94,11 +94,28 @@ impl Outcome {
             quarantine_codes: Tally::default(),
             undeclared_columns: Vec::new(),
             present_columns: HashSet::new(),
-            missing_columns: Vec::new(),
             last_keys: Vec::new(),
             widest_record: 0,
             export,
         }
+    }
+
+    /// What the rows gave, as the result is written from it (each listed
+    /// item as its JSON), and the files of the call's `export`.
+    fn into_report(self) -> (RowsReport, Option<Export>) {
+        let report = RowsReport {
+            rows_in: self.rows_in,
+            accepted: self.accepted,
+            quarantine: self.quarantine.map(HeldRow::into_json),
+            flagged: self.flagged.map(HeldRow::into_json),
+            findings: self.findings.map(|finding| finding.to_json()),
+            by_code: self.by_code,
+            by_column: self.by_column,
+            quarantine_codes: self.quarantine_codes,
+            undeclared_columns: self.undeclared_columns,
+            present_columns: self.present_columns,
+        };
+        (report, self.export)
     }
 
     /// A column seen in a row, noted the first time (and listed in
@@ -423,35 +440,23 @@ fn push_accepted(outcome: &mut Outcome, record: Option<&[Cow<'_, str>]>, cleaned
     }
 }
 
-fn validate_all(
-    fields: &[Field],
-    table: &TableRules,
-    rules: &[RowRule],
-    source: RowSource,
-    row_key: Option<&str>,
-    listing: &Listing,
+/// Check every row `read` hands over, in order: counts and tallies over
+/// all of them, lists up to the call's windows.
+fn check_rows(
+    call: &Call,
     export: Option<Export>,
+    read: impl FnOnce(&mut dyn FnMut(usize, Option<usize>, RowData<'_, '_>)) -> Result<(), ToolError>,
 ) -> Result<Outcome, ToolError> {
-    let mut outcome = Outcome::new(listing, export);
-    let mut plan = Plan::new(fields, table, rules, row_key);
-    source.for_each(|index, line, data| validate_one(&mut plan, &mut outcome, index, line, data))?;
-
-    // A required column absent from every row usually means the wrong sheet or
-    // header row was read: said once, not once per row.
-    let mut missing: Vec<String> = fields
-        .iter()
-        .filter(|field| field.required && !outcome.present_columns.contains(&field.name))
-        .map(|field| field.name.clone())
-        .collect();
-    missing.sort_unstable();
-    outcome.missing_columns = missing;
+    let mut outcome = Outcome::new(&call.listing, export);
+    let mut plan = Plan::new(&call.fields, &call.table, &call.rules, call.row_key.as_deref());
+    read(&mut |index, line, data| validate_one(&mut plan, &mut outcome, index, line, data))?;
     Ok(outcome)
 }
 
 /// How the guidance says which quarantined rows the result lists.
-fn quarantine_listed(outcome: &Outcome, listing: &Listing, page: Option<&PageOutcome>) -> String {
-    let listed = outcome.quarantine.items().len();
-    match (outcome.quarantine.omitted(), listing.left_out("quarantine")) {
+fn quarantine_listed(report: &RowsReport, listing: &Listing, page: Option<&PageOutcome>) -> String {
+    let listed = report.quarantine.items().len();
+    match (report.quarantine.omitted(), listing.left_out("quarantine")) {
         (0, _) => "are listed in `quarantine` with a locator and reasons".to_owned(),
         (omitted, LeftOut::NotAsked) => format!(
             "none of them are listed, since `lists` does not ask for `quarantine`: all {omitted} are counted in \
@@ -470,9 +475,9 @@ in `quarantine_omitted` ({})",
 }
 
 /// How the guidance says which flagged rows the result lists.
-fn flagged_listed(outcome: &Outcome, listing: &Listing, page: Option<&PageOutcome>) -> String {
-    let listed = outcome.flagged.items().len();
-    match (outcome.flagged.omitted(), listing.left_out("flagged")) {
+fn flagged_listed(report: &RowsReport, listing: &Listing, page: Option<&PageOutcome>) -> String {
+    let listed = report.flagged.items().len();
+    match (report.flagged.omitted(), listing.left_out("flagged")) {
         (0, _) => "listed in `flagged`".to_owned(),
         (omitted, LeftOut::NotAsked) => format!(
             "(none of them listed, since `lists` does not ask for `flagged`; all {omitted} counted in \
@@ -488,27 +493,27 @@ fn flagged_listed(outcome: &Outcome, listing: &Listing, page: Option<&PageOutcom
     }
 }
 
-fn guidance(outcome: &Outcome, listing: &Listing, page: Option<&PageOutcome>) -> String {
-    let quarantined = outcome.quarantine.total();
+fn guidance(report: &RowsReport, listing: &Listing, page: Option<&PageOutcome>) -> String {
+    let quarantined = report.quarantine.total();
     if quarantined > 0 {
-        let codes = outcome
+        let codes = report
             .quarantine_codes
             .sorted()
             .into_iter()
             .map(|(code, count)| format!("{code} ({count})"))
             .collect::<Vec<_>>()
             .join(", ");
-        let listed = quarantine_listed(outcome, listing, page);
+        let listed = quarantine_listed(report, listing, page);
         format!(
             "{quarantined} of {} rows were quarantined and {listed}. \
 Failure codes: {codes}. Do not use the accepted rows as if they were the whole dataset: report both counts, \
 and resolve or explicitly exclude the quarantined rows before aggregating.",
-            outcome.rows_in
+            report.rows_in
         )
-    } else if outcome.flagged.total() > 0 {
-        let listed = flagged_listed(outcome, listing, page);
+    } else if report.flagged.total() > 0 {
+        let listed = flagged_listed(report, listing, page);
         // Under `lists` or `page`, `accepted` may be empty: say what they count as.
-        let included = if listing.is_selective() && outcome.accepted.omitted() > 0 {
+        let included = if listing.is_selective() && report.accepted.omitted() > 0 {
             "They count among the accepted rows (`summary.accepted`)"
         } else {
             "They are included in `accepted`"
@@ -516,14 +521,14 @@ and resolve or explicitly exclude the quarantined rows before aggregating.",
         format!(
             "All {} rows were accepted, but {} carry flagged problems {listed}. {included}; decide whether the \
 flagged columns matter for your use before reporting on them.",
-            outcome.rows_in,
-            outcome.flagged.total()
+            report.rows_in,
+            report.flagged.total()
         )
-    } else if outcome.rows_in > 0 {
+    } else if report.rows_in > 0 {
         format!(
             "All {} rows satisfied the contract. The data is safe to use for anything the contract covers \u{2014} \
 note that the contract only covers the columns and rules you supplied.",
-            outcome.rows_in
+            report.rows_in
         )
     } else {
         "No rows were supplied, so nothing was verified. This is not a pass.".into()
@@ -533,9 +538,9 @@ note that the contract only covers the columns and rules you supplied.",
 /// The table rules' findings, once every row is read: the row count, and
 /// for `columns: "exact"` each undeclared column and each declared one
 /// absent from the data (a required one is already `required_column_absent`).
-fn table_findings(table: &TableRules, fields: &[Field], outcome: &Outcome) -> Vec<Finding> {
+fn table_findings(table: &TableRules, fields: &[Field], report: &RowsReport) -> Vec<Finding> {
     let mut findings = Vec::new();
-    let rows = outcome.rows_in;
+    let rows = report.rows_in;
     let too_few = table.min_rows.is_some_and(|min| rows < min);
     let too_many = table.max_rows.is_some_and(|max| rows > max);
     if too_few || too_many {
@@ -553,7 +558,7 @@ fn table_findings(table: &TableRules, fields: &[Field], outcome: &Outcome) -> Ve
         );
     }
     if table.exact_columns {
-        for column in &outcome.undeclared_columns {
+        for column in &report.undeclared_columns {
             findings.push(
                 Finding::new(
                     "undeclared_column",
@@ -564,7 +569,7 @@ fn table_findings(table: &TableRules, fields: &[Field], outcome: &Outcome) -> Ve
                 .guide("Declare the column, drop it from the data, or leave out table.columns = \"exact\"."),
             );
         }
-        for field in fields.iter().filter(|field| !field.required && !outcome.present_columns.contains(&field.name)) {
+        for field in fields.iter().filter(|field| !field.required && !report.present_columns.contains(&field.name)) {
             findings.push(
                 Finding::new(
                     "declared_column_absent",
@@ -586,10 +591,10 @@ struct Tolerance {
 }
 
 impl Tolerance {
-    fn of(table: &TableRules, outcome: &Outcome) -> Option<Tolerance> {
+    fn of(table: &TableRules, report: &RowsReport) -> Option<Tolerance> {
         let limit = table.max_quarantined_fraction?;
-        let rows = outcome.rows_in;
-        let fraction = if rows == 0 { 0.0 } else { outcome.quarantine.total() as f64 / rows as f64 };
+        let rows = report.rows_in;
+        let fraction = if rows == 0 { 0.0 } else { report.quarantine.total() as f64 / rows as f64 };
         Some(Tolerance { limit, fraction, within: rows > 0 && fraction <= limit })
     }
 }
@@ -647,13 +652,13 @@ fn contract_echo(
 /// `max_listed`. When `lists` leaves out `findings`, the row findings are
 /// left out (each is on its row in `quarantine` or `flagged`) and the
 /// whole-table ones are all listed. Returns them and how many are left out.
-fn listed_findings(outcome: &Outcome, extra: Vec<Finding>, listing: &Listing) -> (Vec<Finding>, usize) {
-    let mut findings: Vec<Finding> = outcome.findings.items().to_vec();
-    let mut findings_omitted = outcome.findings.omitted();
+fn listed_findings(row_findings: Capped<Value>, extra: &[Finding], listing: &Listing) -> (Vec<Value>, usize) {
+    let mut findings_omitted = row_findings.omitted();
+    let mut findings = row_findings.into_items();
     let cap = listing.cap.filter(|_| listing.returns("findings"));
     for finding in extra {
         if cap.is_none_or(|cap| findings.len() < cap) {
-            findings.push(finding);
+            findings.push(finding.to_json());
         } else {
             findings_omitted += 1;
         }
@@ -663,15 +668,15 @@ fn listed_findings(outcome: &Outcome, extra: Vec<Finding>, listing: &Listing) ->
 
 /// The findings about the input as a whole: no rows, required columns
 /// absent from every row (the table rules' findings follow them).
-fn whole_input_findings(outcome: &Outcome) -> Vec<Finding> {
+fn whole_input_findings(report: &RowsReport, missing_columns: &[String]) -> Vec<Finding> {
     let mut extra = Vec::new();
-    if outcome.rows_in == 0 {
+    if report.rows_in == 0 {
         extra.push(
             Finding::new("no_rows", Severity::Info, "no rows were supplied, so nothing was checked")
                 .guide("An empty input is not a pass. Confirm the source actually returned data."),
         );
     }
-    for column in &outcome.missing_columns {
+    for column in missing_columns {
         extra.push(
             Finding::new(
                 "required_column_absent",
@@ -688,11 +693,11 @@ validation result.",
 }
 
 /// The length of the list a page walks.
-fn paged_total(outcome: &Outcome, list: &str) -> usize {
+fn paged_total(report: &RowsReport, list: &str) -> usize {
     match list {
-        "accepted" => outcome.accepted.total(),
-        "flagged" => outcome.flagged.total(),
-        _ => outcome.quarantine.total(),
+        "accepted" => report.accepted.total(),
+        "flagged" => report.flagged.total(),
+        _ => report.quarantine.total(),
     }
 }
 
@@ -710,107 +715,218 @@ fn export_for(request: ExportRequest, source: &RowSource) -> Export {
     }
 }
 
+/// A `validate_rows` call's arguments, read and checked (all but its rows).
+struct Call {
+    fields: Vec<Field>,
+    table: TableRules,
+    rules: Vec<RowRule>,
+    row_key: Option<String>,
+    listing: Listing,
+    /// The standard a `schema` was mapped from.
+    mapped_from: Option<&'static str>,
+}
+
+impl Call {
+    /// Read the arguments: the call, its rows, and the files of its
+    /// `export` when `exporting` (the host writes files; otherwise `export`
+    /// is an argument error).
+    fn bind(args: Arguments, exporting: bool) -> Result<(Call, RowSource, Option<Export>), ToolError> {
+        let mut reader = ArgReader::of_arguments(args)?;
+        let source = reader.row_source();
+        let contract = reader.list_or_other("columns", "schema");
+        let row_key = reader.optional_string("row_key");
+        let cap = reader.optional_cap("max_listed");
+        let (lists, page) = (reader.optional_any("lists"), reader.optional_any("page"));
+        let table = reader.optional_any("table");
+        let row_rules = reader.optional_any("row_rules");
+        let export = reader.optional_any("export").filter(|export| !export.is_null());
+        reader.finish()?;
+        let export = match export {
+            Some(_) if !exporting => return Err(export::refusal()),
+            Some(export) => Some(export_for(ExportRequest::parse(export)?, &source)),
+            None => None,
+        };
+
+        let given = Contract::resolve(contract, table)?;
+        let mut fields = given.relocate(parse_columns(&given.columns))?;
+        let table = given.relocate(TableRules::parse(given.table.clone(), &mut fields))?;
+        let rules = row_rules::parse(row_rules, &fields)?;
+        let listing = Listing::parse(&listing::VALIDATE_ROWS, cap, lists, page)?;
+        let call = Call { fields, table, rules, row_key, listing, mapped_from: given.mapped_from() };
+        Ok((call, source, export))
+    }
+
+    /// Whether each row is checked alone, so that the report of the whole
+    /// is the merge of its parts' reports (`rows_report.rs`): nothing looks
+    /// across rows (`unique`, a primary key), and every list keeps its
+    /// first items (no page).
+    fn checks_rows_alone(&self) -> bool {
+        self.table.primary_key.is_empty()
+            && !self.fields.iter().any(|field| field.unique)
+            && self.listing.page.is_none()
+    }
+
+    /// The result of the call, from what its rows gave; with the files of
+    /// its `export`, if it has one.
+    fn result(&self, mut report: RowsReport, mut export: Option<Export>) -> (Value, Vec<ExportFile>) {
+        let listing = &self.listing;
+        // A required column absent from every row usually means the wrong sheet or
+        // header row was read: said once, not once per row.
+        let mut missing_columns: Vec<String> = self
+            .fields
+            .iter()
+            .filter(|field| field.required && !report.present_columns.contains(&field.name))
+            .map(|field| field.name.clone())
+            .collect();
+        missing_columns.sort_unstable();
+        let mut extra = whole_input_findings(&report, &missing_columns);
+        let table_findings = table_findings(&self.table, &self.fields, &report);
+        extra.extend(table_findings.iter().cloned());
+        if let Some(export) = &mut export {
+            for finding in &extra {
+                export.finding(finding);
+            }
+        }
+        let row_findings = std::mem::replace(&mut report.findings, Capped::new(None));
+        let (mut findings, findings_omitted) = listed_findings(row_findings, &extra, listing);
+
+        let quarantined = report.quarantine.total();
+        let table_fails = !table_findings.is_empty();
+        let verdict = if quarantined > 0 {
+            verdict::QUARANTINED
+        } else if table_fails {
+            verdict::TABLE_REJECTED
+        } else if report.flagged.total() > 0 {
+            verdict::FLAGGED
+        } else {
+            verdict::CLEAN
+        };
+        let ok = quarantined == 0 && report.rows_in > 0 && !table_fails;
+        let accepted = report.accepted.total();
+        let pass_rate = if report.rows_in == 0 { 0.0 } else { accepted as f64 / report.rows_in as f64 };
+
+        let mut abridgement = Abridgement::for_listing(listing);
+        abridgement.note("accepted", report.accepted.omitted());
+        abridgement.note("quarantine", report.quarantine.omitted());
+        abridgement.note("flagged", report.flagged.omitted());
+        if let Some(page) = listing.page {
+            abridgement.paged(paged_total(&report, page.list));
+        }
+        if let Some(finding) = abridgement.finding(findings_omitted, report.rows_in) {
+            findings.push(finding.to_json());
+        }
+
+        let tolerance = Tolerance::of(&self.table, &report);
+        let guidance = guidance(&report, listing, abridgement.page());
+        let mut guidance = with_table_guidance(&guidance, &table_findings, tolerance.as_ref());
+        let export = export.map(|export| {
+            guidance = format!("{guidance} {}", export.sentence());
+            export.finish()
+        });
+        let contract = contract_echo(self.row_key.as_deref(), &self.fields, &self.table, &self.rules, self.mapped_from);
+        let mut summary = object([
+            ("rows_in", report.rows_in.into()),
+            ("accepted", accepted.into()),
+            ("quarantined", quarantined.into()),
+            ("flagged", report.flagged.total().into()),
+            ("pass_rate", round_to(pass_rate, 4).into()),
+            ("accounted_for", (accepted + quarantined).into()),
+        ]);
+        if let Some(tolerance) = &tolerance {
+            summary.insert("quarantined_fraction".into(), round_to(tolerance.fraction, 4).into());
+            summary.insert("within_tolerance".into(), tolerance.within.into());
+        }
+        let payload = object([
+            ("contract", Value::Object(contract)),
+            ("summary", Value::Object(summary)),
+            ("accepted", Value::Array(report.accepted.into_items())),
+            ("quarantine", Value::Array(report.quarantine.into_items())),
+            ("flagged", Value::Array(report.flagged.into_items())),
+            ("errors_by_column", Value::Object(report.by_column.to_json())),
+            ("findings_by_code", Value::Object(report.by_code.to_json())),
+            ("columns_seen", report.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
+            ("columns_required_but_absent", missing_columns.iter().map(|c| Value::from(c.as_str())).collect()),
+        ]);
+        let mut payload = abridgement.annotate(payload);
+        let files = match export {
+            Some((echo, files)) => {
+                payload.insert("export".into(), echo);
+                files
+            }
+            None => Vec::new(),
+        };
+        (written_envelope("validate_rows", ok, verdict, findings, findings_omitted, guidance, payload), files)
+    }
+}
+
 /// The `validate_rows` tool. When `exporting` (the host writes files), a
 /// call with `export` also gets the files of its whole split; otherwise
 /// `export` is an argument error.
 pub(crate) fn validate_rows_exporting(args: Arguments, exporting: bool) -> Result<(Value, Vec<ExportFile>), ToolError> {
-    let mut reader = ArgReader::of_arguments(args)?;
-    let source = reader.row_source();
-    let contract = reader.list_or_other("columns", "schema");
-    let row_key = reader.optional_string("row_key");
-    let cap = reader.optional_cap("max_listed");
-    let (lists, page) = (reader.optional_any("lists"), reader.optional_any("page"));
-    let table = reader.optional_any("table");
-    let row_rules = reader.optional_any("row_rules");
-    let export = reader.optional_any("export").filter(|export| !export.is_null());
-    reader.finish()?;
-    let export = match export {
-        Some(_) if !exporting => return Err(export::refusal()),
-        Some(export) => Some(export_for(ExportRequest::parse(export)?, &source)),
-        None => None,
+    let (call, source, export) = Call::bind(args, exporting)?;
+    let outcome = check_rows(&call, export, |visit| source.for_each(visit).map(drop))?;
+    let (report, export) = outcome.into_report();
+    Ok(call.result(report, export))
+}
+
+/// Whether a `validate_rows` call may be checked in parts of its CSV text
+/// ([`validate_rows_part`]) and merged ([`validate_rows_merged`]) to the
+/// same result: its arguments are valid, its rows are CSV text, and each
+/// row is checked alone. Never for an `export`.
+pub(crate) fn checks_in_parts(args: Arguments) -> bool {
+    match Call::bind(args, false) {
+        Ok((call, RowSource::Csv(_), None)) => call.checks_rows_alone(),
+        _ => false,
+    }
+}
+
+/// Check one part of a CSV text, for [`validate_rows_merged`]: `args`
+/// holds the part as its `csv`, which is the text's start (header and
+/// first records) when `head` is `None`, or else records only, following
+/// the header that `head` (the text's first lines) starts with. Returns the
+/// part's report as JSON (`rows_report.rs`), or an argument error, also
+/// when the part cannot be read as a part: its last record does not end at
+/// its end (a part must end with a line break outside quotes) or `head`
+/// does not hold the whole header. A caller then checks the whole text at
+/// once, which says what is wrong where, if anything is.
+pub(crate) fn validate_rows_part(args: Arguments, head: Option<&str>) -> Result<Value, ToolError> {
+    let (call, source, _) = Call::bind(args, false)?;
+    let RowSource::Csv(text) = source else {
+        return Err(ToolError::for_argument(ErrorCode::InvalidArgument, "csv", "a part of the rows must be CSV text"));
     };
-
-    let given = Contract::resolve(contract, table)?;
-    let mut fields = given.relocate(parse_columns(&given.columns))?;
-    let table = given.relocate(TableRules::parse(given.table.clone(), &mut fields))?;
-    let rules = row_rules::parse(row_rules, &fields)?;
-    let listing = Listing::parse(&listing::VALIDATE_ROWS, cap, lists, page)?;
-    let mut outcome = validate_all(&fields, &table, &rules, source, row_key.as_deref(), &listing, export)?;
-
-    let mut extra = whole_input_findings(&outcome);
-    let table_findings = table_findings(&table, &fields, &outcome);
-    extra.extend(table_findings.iter().cloned());
-    if let Some(export) = &mut outcome.export {
-        for finding in &extra {
-            export.finding(finding);
+    if !call.checks_rows_alone() {
+        return Err(ToolError::for_argument(ErrorCode::InvalidArgument, "csv", "this call cannot be checked in parts"));
+    }
+    let mut reader = match head {
+        None => CsvRows::new(&text),
+        Some(head) => CsvRows::continuing(head, &text),
+    }
+    .map_err(csv_error)?;
+    let first_line = reader.line();
+    let outcome = check_rows(&call, None, |visit| {
+        let mut index = 0;
+        while let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? {
+            visit(index, Some(line), RowData::Record(record));
+            index += 1;
         }
-    }
-    let (mut findings, findings_omitted) = listed_findings(&outcome, extra, &listing);
+        Ok(())
+    })?;
+    let lines = reader.line() - first_line;
+    Ok(outcome.into_report().0.into_part(lines))
+}
 
-    let quarantined = outcome.quarantine.total();
-    let table_fails = !table_findings.is_empty();
-    let verdict = if quarantined > 0 {
-        verdict::QUARANTINED
-    } else if table_fails {
-        verdict::TABLE_REJECTED
-    } else if outcome.flagged.total() > 0 {
-        verdict::FLAGGED
-    } else {
-        verdict::CLEAN
-    };
-    let ok = quarantined == 0 && outcome.rows_in > 0 && !table_fails;
-    let accepted = outcome.accepted.total();
-    let pass_rate = if outcome.rows_in == 0 { 0.0 } else { accepted as f64 / outcome.rows_in as f64 };
-
-    let mut abridgement = Abridgement::for_listing(&listing);
-    abridgement.note("accepted", outcome.accepted.omitted());
-    abridgement.note("quarantine", outcome.quarantine.omitted());
-    abridgement.note("flagged", outcome.flagged.omitted());
-    if let Some(page) = listing.page {
-        abridgement.paged(paged_total(&outcome, page.list));
+/// The result of a call checked in parts: `parts` are the reports of its
+/// CSV text's parts, in order, from [`validate_rows_part`]; `args` are the
+/// call's arguments (without its rows). The same result, byte for byte, as
+/// checking the whole text at once.
+pub(crate) fn validate_rows_merged(args: Arguments, parts: Vec<Value>) -> Result<Value, ToolError> {
+    let (call, _, _) = Call::bind(args, false)?;
+    let mut report = RowsReport::empty(&call.listing);
+    let mut lines = 0;
+    for part in parts {
+        lines += report
+            .absorb_part(part, lines)
+            .map_err(|message| ToolError::for_argument(ErrorCode::InvalidArgument, "parts", message))?;
     }
-    if let Some(finding) = abridgement.finding(findings_omitted, outcome.rows_in) {
-        findings.push(finding);
-    }
-
-    let tolerance = Tolerance::of(&table, &outcome);
-    let guidance = guidance(&outcome, &listing, abridgement.page());
-    let mut guidance = with_table_guidance(&guidance, &table_findings, tolerance.as_ref());
-    let export = outcome.export.take().map(|export| {
-        guidance = format!("{guidance} {}", export.sentence());
-        export.finish()
-    });
-    let contract = contract_echo(row_key.as_deref(), &fields, &table, &rules, given.mapped_from());
-    let mut summary = object([
-        ("rows_in", outcome.rows_in.into()),
-        ("accepted", accepted.into()),
-        ("quarantined", quarantined.into()),
-        ("flagged", outcome.flagged.total().into()),
-        ("pass_rate", round_to(pass_rate, 4).into()),
-        ("accounted_for", (accepted + quarantined).into()),
-    ]);
-    if let Some(tolerance) = &tolerance {
-        summary.insert("quarantined_fraction".into(), round_to(tolerance.fraction, 4).into());
-        summary.insert("within_tolerance".into(), tolerance.within.into());
-    }
-    let payload = object([
-        ("contract", Value::Object(contract)),
-        ("summary", Value::Object(summary)),
-        ("accepted", Value::Array(outcome.accepted.into_items())),
-        ("quarantine", outcome.quarantine.into_items().into_iter().map(HeldRow::into_json).collect()),
-        ("flagged", outcome.flagged.into_items().into_iter().map(HeldRow::into_json).collect()),
-        ("errors_by_column", Value::Object(outcome.by_column.to_json())),
-        ("findings_by_code", Value::Object(outcome.by_code.to_json())),
-        ("columns_seen", outcome.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
-        ("columns_required_but_absent", outcome.missing_columns.iter().map(|c| Value::from(c.as_str())).collect()),
-    ]);
-    let mut payload = abridgement.annotate(payload);
-    let files = match export {
-        Some((echo, files)) => {
-            payload.insert("export".into(), echo);
-            files
-        }
-        None => Vec::new(),
-    };
-    Ok((abridged_envelope("validate_rows", ok, verdict, &findings, findings_omitted, guidance, payload), files))
+    Ok(call.result(report, None).0)
 }
