@@ -53,6 +53,12 @@ pub fn default_max_concurrent_calls() -> usize {
     (2 * cores).max(4)
 }
 
+/// Default cap on the parts one call on a large CSV text is checked in at
+/// once: one per core, at most 8 (see `sandbox/parts.rs`).
+pub fn default_max_parts_per_call() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, 8)
+}
+
 /// Default time a call waits for a slot or for memory before it is answered
 /// busy, in seconds: long enough to ride out a burst of quick calls, short
 /// next to a client's own timeout (often 60 s).
@@ -173,6 +179,15 @@ pub struct Cli {
     #[arg(long, env = "MCP_VALIDATION_MAX_CONCURRENT_CALLS", default_value_t = default_max_concurrent_calls(),
           value_parser = clap::value_parser!(u64).range(1..=4096).map(|n| n as usize), value_name = "N")]
     pub max_concurrent_calls: usize,
+
+    /// Most parts one call on a large CSV file (named by `path`, 4 MiB or
+    /// more) is checked in at once, each in its own sandboxed instance
+    /// on its own core, under an equal share of the call's fuel and memory
+    /// (default: the cores, at most 8; 1: never in parts). The result is
+    /// the same either way.
+    #[arg(long, env = "MCP_VALIDATION_MAX_PARTS_PER_CALL", default_value_t = default_max_parts_per_call(),
+          value_parser = clap::value_parser!(u64).range(1..=8).map(|n| n as usize), value_name = "N")]
+    pub max_parts_per_call: usize,
 
     /// Memory all running calls may hold together, in MiB: their arguments,
     /// the HTTP bodies being read, files read for `path`, and the module's

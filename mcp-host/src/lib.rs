@@ -54,6 +54,7 @@ pub async fn run(cli: Cli) -> io::Result<()> {
     let budget = cli.budget().map_err(io::Error::other)?;
     let sandbox = Sandbox::start(cli.limits(), cli.max_concurrent_calls, cache_dir)
         .map_err(io::Error::other)?
+        .with_parts_per_call(cli.max_parts_per_call)
         .with_memory_pool(budget.memory().clone());
     let server = ValidationServer::new(sandbox, settings, budget.clone());
     match cli.transport {

@@ -251,6 +251,7 @@ fn log_call(name: &str, outcome: &Outcome) {
         elapsed_ms = outcome.elapsed.as_millis(),
         fuel = outcome.fuel_used,
         peak_memory_mib = outcome.peak_memory_bytes as f64 / f64::from(1 << 20),
+        parts = outcome.parts,
         "call finished"
     );
 }

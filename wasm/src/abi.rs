@@ -1,7 +1,7 @@
 //! The plain byte-buffer ABI, for hosts that are not JavaScript.
 //!
 //! A host that runs the `.wasm` module without the wasm-bindgen glue (the
-//! native wasmtime MCP host, or any other runtime) uses only these three
+//! native wasmtime MCP host, or any other runtime) uses only these
 //! exports. None of them reaches a JS import, so a host may define every
 //! `__wbindgen_*`/`__wbg_*` import as a trap and never call `__wbindgen_start`.
 //!
@@ -45,6 +45,29 @@
 //!     The files stay in memory until the instance is dropped (a host reads
 //!     them in place, so the split is never copied out whole). A call with
 //!     no files answers with status 0 or 1, as mcpv_call does.
+//! mcpv_parts(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32) -> u32
+//!     1 if the call (its `csv` to be given beside `args`, as for
+//!     mcpv_call_csv) may be checked in parts of its CSV text, each in its
+//!     own instance, and merged to the result mcpv_call_csv gives for the
+//!     whole text (`validation_core::checks_in_parts`); 0 if not, or if the
+//!     arguments are not valid (mcpv_call_csv then says why). `args` passes
+//!     to the module, as for mcpv_call.
+//! mcpv_call_part(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32,
+//!                head_ptr: u32, head_len: u32, head_given: u32,
+//!                csv_ptr: u32, csv_len: u32) -> u64
+//!     Check one part of the CSV text (`validation_core::call_part`): the
+//!     text's start (head_given 0), or records that follow the header, with
+//!     `head` the text's first lines, up to a line break after the header
+//!     (head_given 1; `head` stays the caller's). `csv` passes to the module
+//!     as for mcpv_call_csv. Status 0: the part's report, JSON that only
+//!     mcpv_merge reads; status 1: an argument error, also when a part
+//!     cannot be read as one (a caller then checks the whole text at once).
+//! mcpv_merge(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32,
+//!            parts_ptr: u32, parts_len: u32) -> u64
+//!     The call's result from its parts' reports: `parts` is a JSON array
+//!     of each part's report (mcpv_call_part's status-0 JSON), in the parts'
+//!     order; it passes to the module as `csv` does. Status 0 or 1, as for
+//!     mcpv_call.
 //! ```
 //!
 //! Memory can grow during any call, so a host must re-read the memory's base
@@ -81,20 +104,14 @@ pub fn call(tool: &[u8], args_json: &[u8]) -> Vec<u8> {
 /// without a growing buffer (see `chunked.rs`).
 pub fn call_parsed(tool: &[u8], args: Result<validation_core::Arguments, ToolError>) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
-    match args.and_then(|args| validation_core::call_tool_owned(&name, args)) {
-        Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
-        Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
-    }
+    encoded(args.and_then(|args| validation_core::call_tool_owned(&name, args)))
 }
 
 /// [`call_parsed`] with the `csv` argument given beside the others as raw
 /// bytes (see `mcpv_call_csv`), taken over without a copy.
 pub fn call_parsed_with_csv(tool: &[u8], args: Result<validation_core::Arguments, ToolError>, csv: Vec<u8>) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
-    match args.and_then(|args| validation_core::call_tool_with_csv(&name, args, csv)) {
-        Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
-        Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
-    }
+    encoded(args.and_then(|args| validation_core::call_tool_with_csv(&name, args, csv)))
 }
 
 /// [`call_parsed`] (or [`call_parsed_with_csv`]) for a host that writes
@@ -121,6 +138,36 @@ pub fn call_exporting(
             }
             crate::chunked::json_after(&table, result)
         }
+        Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
+    }
+}
+
+/// Whether the call may be checked in parts (see `mcpv_parts`).
+pub fn parts(tool: &[u8], args: Result<validation_core::Arguments, ToolError>) -> bool {
+    args.is_ok_and(|args| validation_core::checks_in_parts(&String::from_utf8_lossy(tool), args))
+}
+
+/// One part of a call's CSV text, checked (see `mcpv_call_part`).
+pub fn call_part(
+    tool: &[u8],
+    args: Result<validation_core::Arguments, ToolError>,
+    head: Option<&[u8]>,
+    csv: Vec<u8>,
+) -> Vec<u8> {
+    let name = String::from_utf8_lossy(tool);
+    encoded(args.and_then(|args| validation_core::call_part(&name, args, head, csv)))
+}
+
+/// A call's result from its parts' reports (see `mcpv_merge`).
+pub fn merge(tool: &[u8], args: Result<validation_core::Arguments, ToolError>, parts: &[u8]) -> Vec<u8> {
+    let name = String::from_utf8_lossy(tool);
+    encoded(args.and_then(|args| validation_core::merge_parts(&name, args, parts)))
+}
+
+/// A result buffer: status 0 and the JSON, or status 1 and the argument error.
+fn encoded(result: Result<serde_json::Value, ToolError>) -> Vec<u8> {
+    match result {
+        Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
         Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
     }
 }
@@ -238,6 +285,58 @@ pub mod exports {
             let (data_ptr, data_len) = leak(file.bytes);
             [name_ptr, name_len, data_ptr, data_len]
         }))
+    }
+
+    /// `mcpv_parts(tool_ptr, tool_len, args_ptr, args_len) -> 0 | 1`; see
+    /// the module documentation.
+    #[no_mangle]
+    pub extern "C" fn mcpv_parts(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32) -> u32 {
+        // SAFETY: as for mcpv_call.
+        let (tool, args) = unsafe { tool_and_arguments(tool_ptr, tool_len, args_ptr, args_len) };
+        u32::from(super::parts(tool, args))
+    }
+
+    /// `mcpv_call_part(tool_ptr, tool_len, args_ptr, args_len, head_ptr,
+    /// head_len, head_given, csv_ptr, csv_len) -> (ptr << 32) | len`; see
+    /// the module documentation.
+    #[no_mangle]
+    #[allow(clippy::too_many_arguments)]
+    pub extern "C" fn mcpv_call_part(
+        tool_ptr: u32,
+        tool_len: u32,
+        args_ptr: u32,
+        args_len: u32,
+        head_ptr: u32,
+        head_len: u32,
+        head_given: u32,
+        csv_ptr: u32,
+        csv_len: u32,
+    ) -> u64 {
+        // SAFETY: as for mcpv_call.
+        let (tool, args) = unsafe { tool_and_arguments(tool_ptr, tool_len, args_ptr, args_len) };
+        // SAFETY: the caller guarantees the head is a readable buffer for the call.
+        let head = (head_given != 0).then(|| unsafe { input(head_ptr, head_len) });
+        // SAFETY: as for mcpv_call_csv.
+        let csv = unsafe { taken(csv_ptr, csv_len) };
+        handed_out(super::call_part(tool, args, head, csv))
+    }
+
+    /// `mcpv_merge(tool_ptr, tool_len, args_ptr, args_len, parts_ptr,
+    /// parts_len) -> (ptr << 32) | len`; see the module documentation.
+    #[no_mangle]
+    pub extern "C" fn mcpv_merge(
+        tool_ptr: u32,
+        tool_len: u32,
+        args_ptr: u32,
+        args_len: u32,
+        parts_ptr: u32,
+        parts_len: u32,
+    ) -> u64 {
+        // SAFETY: as for mcpv_call.
+        let (tool, args) = unsafe { tool_and_arguments(tool_ptr, tool_len, args_ptr, args_len) };
+        // SAFETY: as for mcpv_call_csv.
+        let parts = unsafe { taken(parts_ptr, parts_len) };
+        handed_out(super::merge(tool, args, &parts))
     }
 
     /// A call's tool name and parsed arguments. The arguments' text is the
@@ -385,6 +484,28 @@ mod tests {
         assert_eq!(status, STATUS_ARGUMENT_ERROR);
         assert_eq!((error["code"].as_str(), error["argument"].as_str()), (Some("invalid_argument"), Some("csv")));
         assert!(error["message"].as_str().unwrap().contains("offset 3"), "{error}");
+    }
+
+    #[test]
+    fn a_call_in_parts_merges_to_the_call_on_the_whole_text() {
+        // The ABI only carries the core's answers (core/tests/csv_parts.rs
+        // holds them to the whole text's): a part's report goes into the
+        // merge as the JSON it came out as.
+        let args = r#"{"columns": [{"name": "n", "type": "integer"}]}"#;
+        let parsed = || validation_core::parse_arguments(args.as_bytes());
+        assert!(parts(b"validate_rows", parsed()));
+        assert!(!parts(b"validate_rows", validation_core::parse_arguments(br#"{"columns": 1}"#)));
+        let first = call_part(b"validate_rows", parsed(), None, b"id,n\nA,1\n".to_vec());
+        let second = call_part(b"validate_rows", parsed(), Some(b"id,n\n"), b"B,x\n".to_vec());
+        assert_eq!((first[0], second[0]), (STATUS_OK, STATUS_OK));
+        let reports = [&b"["[..], &first[1..], b",", &second[1..], b"]"].concat();
+        let merged = merge(b"validate_rows", parsed(), &reports);
+        let whole = call_parsed_with_csv(b"validate_rows", parsed(), b"id,n\nA,1\nB,x\n".to_vec());
+        assert_eq!(merged, whole);
+        assert_eq!(decode(&merged).1["quarantine"][0]["locator"]["line"], 3);
+        // A part cut inside a quoted field refuses.
+        let refused = call_part(b"validate_rows", parsed(), None, b"id,n\n\"A\n".to_vec());
+        assert_eq!(refused[0], STATUS_ARGUMENT_ERROR);
     }
 
     #[test]

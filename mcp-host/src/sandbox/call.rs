@@ -66,24 +66,41 @@ pub(crate) struct RawOutcome {
     pub(crate) peak_memory_bytes: usize,
     /// Wall-clock time of the call, instantiation included.
     pub(crate) elapsed: Duration,
+    /// How many parts the call was checked in (1: whole).
+    pub(crate) parts: usize,
     /// Why the files of the call's export could not be written, if they could not.
     pub(crate) not_written: Option<OutputError>,
 }
 
-/// Run `tool` on `input` in a new instance of `module`, under its limits, until `deadline`.
+/// Which of the module's entry points an instance runs (wasm/src/abi.rs).
+pub(crate) enum Entry<'a> {
+    /// `mcpv_call`, `mcpv_call_csv` or `mcpv_call_export`, as `input` asks.
+    Call(CallInput),
+    /// `mcpv_parts`: whether the call may be checked in parts; its answer
+    /// is the outcome's status (1: yes), with no JSON.
+    Parts { args: &'a [u8] },
+    /// `mcpv_call_part`: one part of a CSV text (`head` for every part but the first).
+    Part { args: &'a [u8], head: Option<&'a [u8]>, csv: &'a [u8] },
+    /// `mcpv_merge`: the result from the parts' reports (a JSON array).
+    Merge { args: &'a [u8], parts: &'a [u8] },
+}
+
+/// Run `tool` through `entry` in a new instance of `module`, under
+/// `limits`, until `deadline`. The caller holds the instance's slot.
 ///
 /// `stop` is polled once per epoch tick; setting it stops the call.
-/// Each part of `input` is released as soon as it is in the module's
+/// Each part of a [`CallInput`] is released as soon as it is in the module's
 /// memory, so a large call does not hold two copies of its data while it runs.
 pub(crate) fn run(
     module: &Module,
+    limits: Limits,
     deadline: Instant,
     stop: StopFlag,
     tool: &[u8],
-    input: CallInput,
+    entry: Entry<'_>,
 ) -> Result<RawOutcome, SandboxError> {
-    let Module { pre, limits, calls_at_once, pool } = module;
-    let (limits, calls_at_once) = (*limits, *calls_at_once);
+    let Module { pre, pool, slots, .. } = module;
+    let calls_at_once = slots.calls_at_once();
     let started = Instant::now();
     let state = CallState { memory: MemoryCap::new(limits.max_memory_bytes, pool), deadline, stop };
     let mut store = Store::new(pre.module().engine(), state);
@@ -105,7 +122,10 @@ pub(crate) fn run(
         }
     });
 
-    let result = call_abi(&mut store, pre, tool, input);
+    let result = match entry {
+        Entry::Call(input) => call_abi(&mut store, pre, tool, input),
+        entry => call_parts_abi(&mut store, pre, tool, &entry),
+    };
     let fuel_used = limits.max_fuel - store.get_fuel().unwrap_or(0);
     let memory = &store.data().memory;
     match result {
@@ -115,6 +135,7 @@ pub(crate) fn run(
             fuel_used,
             peak_memory_bytes: memory.peak_bytes,
             elapsed: started.elapsed(),
+            parts: 1,
             not_written,
         }),
         Err(err) => Err(match memory.busy {
@@ -170,6 +191,9 @@ impl From<wasmtime::Error> for AbiError {
     }
 }
 
+/// `mcpv_call_part(tool_ptr, tool_len, args_ptr, args_len, head_ptr, head_len, head_given, csv_ptr, csv_len)`.
+type PartCall = TypedFunc<(u32, u32, u32, u32, u32, u32, u32, u32, u32), u64>;
+
 /// `mcpv_call_export(tool_ptr, tool_len, args_ptr, args_len, csv_ptr, csv_len, csv_given)`.
 type ExportCall = TypedFunc<(u32, u32, u32, u32, u32, u32, u32), u64>;
 
@@ -219,16 +243,8 @@ fn call_abi(
             call.call(&mut *store, (tool_ptr, len32(tool)?, args_ptr, args_len, csv_ptr, csv_len))?
         }
     };
-    let (ptr, len) = ((packed >> 32) as usize, (packed & 0xffff_ffff) as usize);
-
-    // Memory may have grown during the call: read it afresh.
     let data = memory.data(&*store);
-    let end = ptr.checked_add(len).filter(|end| *end <= data.len()).ok_or_else(|| {
-        AbiError::Broken(format!("result buffer {ptr}+{len} lies outside linear memory of {} bytes", data.len()))
-    })?;
-    // Only the JSON is copied out: the status byte stays behind, so the text
-    // needs no second move to drop it.
-    let (status, body) = super::answer::split_status(&data[ptr..end]).map_err(AbiError::Broken)?;
+    let (status, body) = result_buffer(data, packed)?;
     if status != STATUS_OK_WITH_FILES {
         return Ok(Answered { status, json: body.to_vec(), not_written: None });
     }
@@ -248,6 +264,66 @@ fn call_abi(
     }
     let not_written = target.write_all(&files).err();
     Ok(Answered { status: STATUS_OK, json: json.to_vec(), not_written })
+}
+
+/// The status and body of the result buffer at `packed` (`(ptr << 32) |
+/// len`) in `data`, the linear memory as it is after the call (it may have
+/// grown during it, so it is read afresh).
+fn result_buffer(data: &[u8], packed: u64) -> Result<(u8, &[u8]), AbiError> {
+    let (ptr, len) = ((packed >> 32) as usize, (packed & 0xffff_ffff) as usize);
+    let end = ptr.checked_add(len).filter(|end| *end <= data.len()).ok_or_else(|| {
+        AbiError::Broken(format!("result buffer {ptr}+{len} lies outside linear memory of {} bytes", data.len()))
+    })?;
+    // Only the JSON is copied out: the status byte stays behind, so the text
+    // needs no second move to drop it.
+    super::answer::split_status(&data[ptr..end]).map_err(AbiError::Broken)
+}
+
+/// The entry points of a call checked in parts (see `parts.rs`).
+fn call_parts_abi(
+    store: &mut Store<CallState>,
+    pre: &InstancePre<CallState>,
+    tool: &[u8],
+    entry: &Entry<'_>,
+) -> Result<Answered, AbiError> {
+    let instance = pre.instantiate(&mut *store)?;
+    let memory =
+        instance.get_memory(&mut *store, "memory").ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
+    let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
+    advise_huge_pages(store, &memory);
+    let tool_ptr = write_input(store, &memory, &alloc, tool)?;
+    let tool = (tool_ptr, len32(tool)?);
+    let write = |store: &mut Store<CallState>, bytes: &[u8]| -> Result<(u32, u32), AbiError> {
+        Ok((write_input(store, &memory, &alloc, bytes)?, len32(bytes)?))
+    };
+    let packed = match *entry {
+        Entry::Call(_) => return Err(AbiError::Broken("a whole call is not a call in parts".into())),
+        Entry::Parts { args } => {
+            let args = write(store, args)?;
+            let call: TypedFunc<(u32, u32, u32, u32), u32> = instance.get_typed_func(&mut *store, "mcpv_parts")?;
+            let answer = call.call(&mut *store, (tool.0, tool.1, args.0, args.1))?;
+            return Ok(Answered { status: u8::from(answer == 1), json: Vec::new(), not_written: None });
+        }
+        Entry::Part { args, head, csv } => {
+            let args = write(store, args)?;
+            let (head, head_given) = match head {
+                Some(head) => (write(store, head)?, 1),
+                None => ((0, 0), 0),
+            };
+            let csv = write(store, csv)?;
+            let call: PartCall = instance.get_typed_func(&mut *store, "mcpv_call_part")?;
+            call.call(&mut *store, (tool.0, tool.1, args.0, args.1, head.0, head.1, head_given, csv.0, csv.1))?
+        }
+        Entry::Merge { args, parts } => {
+            let args = write(store, args)?;
+            let parts = write(store, parts)?;
+            let call: TypedFunc<(u32, u32, u32, u32, u32, u32), u64> =
+                instance.get_typed_func(&mut *store, "mcpv_merge")?;
+            call.call(&mut *store, (tool.0, tool.1, args.0, args.1, parts.0, parts.1))?
+        }
+    };
+    let (status, body) = result_buffer(memory.data(&*store), packed)?;
+    Ok(Answered { status, json: body.to_vec(), not_written: None })
 }
 
 /// Ask the kernel to back the part of linear memory a call can grow into

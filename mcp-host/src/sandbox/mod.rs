@@ -18,6 +18,8 @@ mod cache;
 mod call;
 mod engine;
 mod limits;
+mod parts;
+mod slots;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -35,7 +37,8 @@ pub use limits::{Limits, SandboxError};
 use crate::bounded::{self, StopFlag};
 use crate::budget::MemoryPool;
 use crate::output_files::ExportPlan;
-use call::CallState;
+use call::{CallState, Entry};
+use slots::Slots;
 
 /// The prepared module, or why it could not be prepared.
 type Prepared = Result<Arc<InstancePre<CallState>>, String>;
@@ -44,8 +47,11 @@ type Prepared = Result<Arc<InstancePre<CallState>>, String>;
 #[derive(Clone)]
 pub struct Sandbox {
     limits: Limits,
-    /// How many calls may run at once: the engine has an instance slot for each.
-    calls_at_once: usize,
+    /// The engine's instance slots: one for each call that may run at
+    /// once, and the extra ones of calls checked in parts.
+    slots: Slots,
+    /// Most parts a call is checked in at once (`parts.rs`).
+    parts_per_call: usize,
     pool: MemoryPool,
     ready: watch::Receiver<Option<Prepared>>,
 }
@@ -61,6 +67,9 @@ pub struct Outcome {
     pub peak_memory_bytes: usize,
     /// Wall-clock time in the sandbox, instantiation included.
     pub elapsed: Duration,
+    /// How many parts of its CSV text the call was checked in, each in its
+    /// own instance at once (1: the whole text, or no CSV text).
+    pub parts: usize,
 }
 
 /// Where the compiled module is cached.
@@ -85,8 +94,26 @@ impl Sandbox {
     /// `--max-concurrent-calls`, which its budget enforces first): the engine
     /// keeps an instance slot for each, and a call beyond them is answered
     /// [`Busy::Calls`](crate::budget::Busy::Calls).
+    ///
+    /// A large CSV call may be checked in parts, one instance each, at once
+    /// (`parts.rs`): up to one per core by default
+    /// ([`Sandbox::with_parts_per_call`], `--max-parts-per-call`). The engine keeps a slot for
+    /// each extra part beside the calls' slots.
     pub fn start(limits: Limits, calls_at_once: usize, cache_dir: CacheDir) -> Result<Sandbox, String> {
-        let engine = engine::new_engine(calls_at_once).map_err(|err| format!("cannot configure wasmtime: {err}"))?;
+        Sandbox::start_with_parts(limits, calls_at_once, crate::cli::default_max_parts_per_call(), cache_dir)
+    }
+
+    /// [`Sandbox::start`], checking a call in at most `parts_per_call` parts.
+    pub(crate) fn start_with_parts(
+        limits: Limits,
+        calls_at_once: usize,
+        parts_per_call: usize,
+        cache_dir: CacheDir,
+    ) -> Result<Sandbox, String> {
+        let parts_per_call = parts_per_call.max(1);
+        let slots = Slots::new(calls_at_once, parts_per_call - 1);
+        let engine = engine::new_engine(calls_at_once.max(1) + parts_per_call - 1)
+            .map_err(|err| format!("cannot configure wasmtime: {err}"))?;
         engine::start_epoch_clock(&engine).map_err(|err| format!("cannot start the epoch clock: {err}"))?;
         let (sender, ready) = watch::channel(None);
         let dir = match cache_dir {
@@ -104,7 +131,15 @@ impl Sandbox {
                 sender.send_replace(Some(prepared));
             })
             .map_err(|err| format!("cannot start the module preparation thread: {err}"))?;
-        Ok(Sandbox { limits, calls_at_once: calls_at_once.max(1), pool: MemoryPool::unlimited(), ready })
+        Ok(Sandbox { limits, slots, parts_per_call, pool: MemoryPool::unlimited(), ready })
+    }
+
+    /// Check a call in at most `parts` parts at once (1: never in parts),
+    /// and at most as many as [`Sandbox::start`] kept slots for.
+    #[must_use]
+    pub fn with_parts_per_call(mut self, parts: usize) -> Sandbox {
+        self.parts_per_call = parts.clamp(1, self.parts_per_call);
+        self
     }
 
     /// Take every call's linear memory from `pool`, shared with whatever
@@ -131,7 +166,8 @@ impl Sandbox {
             Some(Ok(pre)) => Ok(Module {
                 pre: Arc::clone(pre),
                 limits: self.limits,
-                calls_at_once: self.calls_at_once,
+                slots: self.slots.clone(),
+                parts_per_call: self.parts_per_call,
                 pool: self.pool.clone(),
             }),
             Some(Err(why)) => Err(SandboxError::Unavailable(why.clone())),
@@ -196,8 +232,10 @@ impl From<Vec<u8>> for CallInput {
 pub struct Module {
     pre: Arc<InstancePre<CallState>>,
     limits: Limits,
-    /// The engine's instance slots: calls that may run at once.
-    calls_at_once: usize,
+    /// The engine's instance slots.
+    slots: Slots,
+    /// Most parts a call is checked in at once.
+    parts_per_call: usize,
     pool: MemoryPool,
 }
 
@@ -212,12 +250,23 @@ impl Module {
         deadline: Instant,
         stop: &StopFlag,
     ) -> Result<Outcome, SandboxError> {
-        let raw = call::run(self, deadline, stop.clone(), tool.as_bytes(), input.into())?;
+        let _slot = self.slots.call().map_err(SandboxError::Busy)?;
+        let input = input.into();
+        let raw = match parts::try_in_parts(self, tool, &input, deadline, stop) {
+            Some(checked_in_parts) => checked_in_parts?,
+            None => call::run(self, self.limits, deadline, stop.clone(), tool.as_bytes(), Entry::Call(input))?,
+        };
         let answer = match raw.not_written {
             Some(err) => Answer::NotWritten(err),
             None => Answer::decode(raw.status, raw.json).map_err(SandboxError::Trapped)?,
         };
-        Ok(Outcome { answer, fuel_used: raw.fuel_used, peak_memory_bytes: raw.peak_memory_bytes, elapsed: raw.elapsed })
+        Ok(Outcome {
+            answer,
+            fuel_used: raw.fuel_used,
+            peak_memory_bytes: raw.peak_memory_bytes,
+            elapsed: raw.elapsed,
+            parts: raw.parts,
+        })
     }
 }
 
@@ -231,7 +280,16 @@ fn prepare(engine: &wasmtime::Engine, cache_dir: Option<&Path>) -> Prepared {
     // there is no WASI. The byte ABI (mcpv_*) never calls an import.
     linker.define_unknown_imports_as_traps(&module).map_err(|err| format!("cannot link the module: {err}"))?;
     let pre = linker.instantiate_pre(&module).map_err(|err| format!("cannot pre-instantiate the module: {err}"))?;
-    for export in ["memory", "mcpv_alloc", "mcpv_call", "mcpv_call_csv", "mcpv_call_export"] {
+    for export in [
+        "memory",
+        "mcpv_alloc",
+        "mcpv_call",
+        "mcpv_call_csv",
+        "mcpv_call_export",
+        "mcpv_parts",
+        "mcpv_call_part",
+        "mcpv_merge",
+    ] {
         if module.get_export(export).is_none() {
             return Err(format!("the module has no `{export}` export; is it the validation module?"));
         }
@@ -371,6 +429,77 @@ mod tests {
             let first_difference = next.iter().zip(&pristine).position(|(a, b)| a != b);
             assert_eq!(first_difference, None, "round {round}: a byte of the last instance survived");
         }
+    }
+
+    /// A CSV text of about `bytes` bytes: an id, an amount and a date a
+    /// record, every seventh record failing a rule, and among the first
+    /// records some whose note is a quoted field across two lines;
+    /// `middle` is put where it ends halfway through.
+    fn large_csv(bytes: usize, middle: &str) -> String {
+        use std::fmt::Write as _;
+        let mut text = String::from("id,amount,date,note\n");
+        let mut record = 0;
+        let mut middle = Some(middle).filter(|middle| !middle.is_empty());
+        while text.len() < bytes {
+            if let Some(put) = middle.filter(|put| text.len() + put.len() / 2 >= bytes / 2) {
+                text += put;
+                middle = None;
+            }
+            record += 1;
+            let amount = if record % 7 == 0 { "x".to_owned() } else { format!("{}.{}", record % 1000, record % 10) };
+            let note = if record % 11 == 0 && record < 2000 { "\"two\nlines\"" } else { "plain" };
+            let (month, day) = (1 + record % 12, 1 + record % 28);
+            writeln!(text, "INV-{record:07},{amount},2024-{month:02}-{day:02},{note}").unwrap();
+        }
+        text
+    }
+
+    fn csv_call(csv: String) -> CallInput {
+        let args = json!({"columns": [
+            {"name": "id", "required": true, "pattern": "INV-\\d{7}"},
+            {"name": "amount", "type": "number", "min": 0},
+            {"name": "date", "type": "date"},
+        ], "max_listed": 25});
+        CallInput { args: args.to_string().into_bytes(), csv: Some(csv), export: None }
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_large_csv_checked_in_parts_answers_as_the_whole_text_does() {
+        let sandbox = Sandbox::start_with_parts(limits(), 2, 3, CacheDir::Disabled).unwrap();
+        let in_parts = sandbox.module().await.unwrap();
+        let whole = sandbox.clone().with_parts_per_call(1).module().await.unwrap();
+        let later = || Instant::now() + Duration::from_secs(120);
+        let run = |module: &Module, csv: &str| {
+            module.call("validate_rows", csv_call(csv.to_owned()), later(), &StopFlag::never()).unwrap()
+        };
+
+        // Three parts of a 6.5 MiB text, each cut just past a line break,
+        // and the result of the whole text.
+        let text = large_csv(13 << 19, "");
+        let (parted, expected) = (run(&in_parts, &text), run(&whole, &text));
+        assert_eq!((parted.parts, expected.parts), (3, 1));
+        let Answer::Result(result) = &parted.answer else { panic!("{:?}", parted.answer) };
+        assert!(result.contains(r#""quarantined":"#) && result.contains(r#""line":"#), "{}", &result[..300]);
+        assert_eq!(parted.answer, expected.answer);
+
+        // A quoted field of many lines across where the text is cut in two:
+        // the first part ends inside quotes, refuses, and the text is
+        // checked whole.
+        let across = format!("INV-9999999,1,2024-01-01,\"{}\"\n", "a line\n".repeat(400_000));
+        let text = large_csv(6 << 20, &across);
+        let (open, halfway) = (text.find("INV-9999999").unwrap(), text.len() / 2);
+        assert!(open < halfway && halfway < open + across.len(), "the long field is not across the cut");
+        let two = sandbox.clone().with_parts_per_call(2).module().await.unwrap();
+        let (parted, expected) = (run(&two, &text), run(&whole, &text));
+        assert_eq!(parted.parts, 1, "checked whole after the refusal");
+        assert_eq!(parted.answer, expected.answer);
+
+        // A text the reader refuses (a quote never closed in the last part)
+        // gets the whole text's error.
+        let text = large_csv(6 << 20, "") + "INV-1,\"open\n";
+        let (parted, expected) = (run(&in_parts, &text), run(&whole, &text));
+        assert!(matches!(&parted.answer, Answer::ArgumentError(err) if err.message.contains("never closed")));
+        assert_eq!((parted.parts, parted.answer), (1, expected.answer));
     }
 
     #[tokio::test(flavor = "multi_thread")]

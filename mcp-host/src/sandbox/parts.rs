@@ -1,0 +1,198 @@
+//! A large CSV call checked in parts, one instance per core, at once.
+//!
+//! One instance reads a CSV file at one core's speed. When the module says
+//! a call may be checked in parts (`mcpv_parts`: so far a `validate_rows`
+//! call that checks each row alone), the text is cut into as many parts as
+//! there are free part slots and cores, each part is checked in its own
+//! instance on its own thread (`mcpv_call_part`), and one more instance
+//! merges their reports into the result (`mcpv_merge`), which is the
+//! result of the whole text, byte for byte (`core/tests/csv_parts.rs`).
+//!
+//! The host only cuts bytes: each part after the first starts just after
+//! a line break near its share of the text, and is given the text's first
+//! lines (up to a line break, at most [`HEAD_MAX_BYTES`]) as its head. A
+//! line break inside a quoted field is not between two records; the module
+//! finds that out (the part before it ends inside quotes) and refuses, as
+//! it refuses a head that does not hold the whole header. Any refusal, and
+//! any part that fails (an error in the data, fuel or memory running out),
+//! sends the call back to one instance on the whole text under the call's
+//! own limits, which then answers exactly as it always has: the parts can
+//! make a call faster, never different. Only the deadline and a
+//! cancellation end the call at once, as they would have anyway.
+//!
+//! Each part runs under an equal share of the call's fuel and memory, so
+//! the parts together stay within the call's limits; the merge then runs
+//! under the call's limits.
+
+use std::time::Instant;
+
+use super::call::{self, Entry, RawOutcome};
+use super::{CallInput, Limits, Module, SandboxError};
+use crate::bounded::StopFlag;
+
+/// The smallest share of the text worth a part of its own: an instance
+/// reads it in about 20 ms, against well under a millisecond for starting
+/// one and for the merge.
+pub(crate) const PART_MIN_BYTES: usize = 2 << 20;
+
+/// Most bytes of the head given to each part after the first.
+const HEAD_MAX_BYTES: usize = 64 << 10;
+
+/// Where a text is cut: the head's end and each later part's start.
+#[derive(Debug, PartialEq, Eq)]
+struct Cuts {
+    head_end: usize,
+    starts: Vec<usize>,
+}
+
+/// Cut `text` into at most `parts` parts of about equal size, each after a
+/// line break, all past a head that ends with one; `None` when there is
+/// no such cut.
+fn cut(text: &[u8], parts: usize) -> Option<Cuts> {
+    let head_end = text[..text.len().min(HEAD_MAX_BYTES)].iter().rposition(|&byte| byte == b'\n')? + 1;
+    let mut starts: Vec<usize> = Vec::new();
+    for share in 1..parts {
+        let from = (text.len() / parts * share).max(head_end).max(starts.last().copied().unwrap_or(0));
+        let Some(at) = text[from..].iter().position(|&byte| byte == b'\n').map(|at| from + at + 1) else { break };
+        if at < text.len() && starts.last() != Some(&at) {
+            starts.push(at);
+        }
+    }
+    (!starts.is_empty()).then_some(Cuts { head_end, starts })
+}
+
+/// Whether an error ends the call rather than sending it back to one instance.
+fn ends_the_call(err: &SandboxError) -> bool {
+    matches!(err, SandboxError::Timeout { .. } | SandboxError::Cancelled)
+}
+
+/// What the instances of a call in parts cost, added up.
+struct Spent {
+    fuel: u64,
+    peak_memory_bytes: usize,
+}
+
+/// Run `tool` on `input` in parts, when the call may be and it is worth it
+/// (the caller holds the call's slot; the extra part slots are taken here,
+/// as many as are free). `None`: check the whole text in one instance.
+pub(crate) fn try_in_parts(
+    module: &Module,
+    tool: &str,
+    input: &CallInput,
+    deadline: Instant,
+    stop: &StopFlag,
+) -> Option<Result<RawOutcome, SandboxError>> {
+    if input.export.is_some() {
+        return None;
+    }
+    let text = input.csv.as_deref()?.as_bytes();
+    let wanted = module.parts_per_call.min(text.len() / PART_MIN_BYTES);
+    if wanted < 2 {
+        return None;
+    }
+    let helpers = module.slots.parts(wanted - 1);
+    let cuts = cut(text, 1 + helpers.parts())?;
+    let started = Instant::now();
+    let (tool, args) = (tool.as_bytes(), input.args.as_slice());
+    let run = |limits: Limits, entry: Entry<'_>| call::run(module, limits, deadline, stop.clone(), tool, entry);
+
+    let asked = match run(module.limits, Entry::Parts { args }) {
+        Ok(asked) => asked,
+        Err(err) if ends_the_call(&err) => return Some(Err(err)),
+        Err(_) => return None,
+    };
+    if asked.status != 1 {
+        return None;
+    }
+    let mut spent = Spent { fuel: asked.fuel_used, peak_memory_bytes: 0 };
+
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(&cuts.starts);
+    bounds.push(text.len());
+    let parts: Vec<&[u8]> = bounds.windows(2).map(|pair| &text[pair[0]..pair[1]]).collect();
+    let count = parts.len() as u64;
+    let share = Limits {
+        max_fuel: module.limits.max_fuel / count,
+        max_memory_bytes: module.limits.max_memory_bytes / count,
+        ..module.limits
+    };
+    let head = &text[..cuts.head_end];
+    let reports: Vec<Result<RawOutcome, SandboxError>> = std::thread::scope(|scope| {
+        let later: Vec<_> = parts[1..]
+            .iter()
+            .map(|csv| scope.spawn(move || run(share, Entry::Part { args, head: Some(head), csv })))
+            .collect();
+        let first = run(share, Entry::Part { args, head: None, csv: parts[0] });
+        std::iter::once(first)
+            .chain(later.into_iter().map(|part| {
+                part.join().unwrap_or_else(|_| Err(SandboxError::Trapped("a part's thread panicked".into())))
+            }))
+            .collect()
+    });
+    drop(helpers);
+
+    let mut merged = b"[".to_vec();
+    for (index, report) in reports.into_iter().enumerate() {
+        let report = match report {
+            Ok(report) if report.status == 0 => report,
+            Ok(refused) => {
+                tracing::debug!(part = index, why = %String::from_utf8_lossy(&refused.json), "checked whole: a part refused");
+                return None;
+            }
+            Err(err) if ends_the_call(&err) => return Some(Err(err)),
+            Err(err) => {
+                tracing::debug!(part = index, %err, "checked whole: a part failed");
+                return None;
+            }
+        };
+        spent.fuel += report.fuel_used;
+        spent.peak_memory_bytes += report.peak_memory_bytes;
+        if index > 0 {
+            merged.push(b',');
+        }
+        merged.extend_from_slice(&report.json);
+    }
+    merged.push(b']');
+
+    let result = match run(module.limits, Entry::Merge { args, parts: &merged }) {
+        Ok(result) if result.status == 0 => result,
+        Err(err) if ends_the_call(&err) => return Some(Err(err)),
+        // Never expected (the module merges what it wrote), but the whole
+        // text still has an answer.
+        Ok(_) | Err(_) => return None,
+    };
+    tracing::debug!(parts = count, elapsed_ms = started.elapsed().as_millis(), "checked in parts");
+    Some(Ok(RawOutcome {
+        fuel_used: spent.fuel + result.fuel_used,
+        peak_memory_bytes: spent.peak_memory_bytes.max(result.peak_memory_bytes),
+        elapsed: started.elapsed(),
+        parts: parts.len(),
+        ..result
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_is_cut_after_line_breaks_near_equal_shares_past_the_head() {
+        let text = b"h\naaaa\nbbbb\ncccc\ndddd\n";
+        assert_eq!(cut(text, 2), None, "the head is the whole text: nothing is left to cut");
+        let long: Vec<u8> = [&b"id,n\n"[..], &b"x,1\n".repeat(HEAD_MAX_BYTES)].concat();
+        let cuts = cut(&long, 4).unwrap();
+        // The head: the last whole line within its limit.
+        assert_eq!(cuts.head_end, HEAD_MAX_BYTES - (HEAD_MAX_BYTES - 5) % 4);
+        assert_eq!(long[cuts.head_end - 1], b'\n');
+        assert_eq!(cuts.starts.len(), 3);
+        for (share, &start) in cuts.starts.iter().enumerate() {
+            assert_eq!(long[start - 1], b'\n', "each part starts after a line break");
+            let target = long.len() / 4 * (share + 1);
+            assert!((target + 1..=target + 4).contains(&start), "{start} is not just past {target}");
+        }
+        // No line break past the head: nothing to cut.
+        assert_eq!(cut(&[&b"id\n"[..], &b"x".repeat(1000)].concat(), 2), None);
+        // A text without a line break in its head cannot be cut.
+        assert_eq!(cut(&b"x".repeat(HEAD_MAX_BYTES + 10), 2), None);
+    }
+}
