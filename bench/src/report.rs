@@ -378,7 +378,11 @@ fn large_file(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     )?;
     writeln!(
         out,
-        "  in the module: fuel {} (limit {}), peak linear memory {} MiB (limit {} MiB)",
+        "  in the module{}: fuel {} (limit {}), peak linear memory {} MiB (limit {} MiB)",
+        match file.parts {
+            Some(parts) if parts > 1 => format!(" ({parts} parts at once, --max-parts-per-call: the sums)"),
+            _ => String::new(),
+        },
         file.fuel.map_or_else(|| "?".to_owned(), format_count),
         format_count(mcp_validation_server::cli::DEFAULT_MAX_FUEL),
         file.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1}")),

@@ -187,6 +187,8 @@ pub(crate) struct FileRun {
     /// `fuel=` and `peak_memory_mib=` of the last call, from the server's log.
     pub(crate) fuel: Option<u64>,
     pub(crate) peak_linear_mib: Option<f64>,
+    /// `parts=`: how many instances the last call was checked in at once.
+    pub(crate) parts: Option<usize>,
     /// The result's `summary` and `verdict`.
     pub(crate) summary: Value,
     pub(crate) verdict: String,
@@ -244,7 +246,7 @@ impl KeyedRun {
     }
 }
 
-/// `field` (`fuel=`, `peak_memory_mib=`) of the last call in a server's log.
+/// `field` (`fuel=`, `peak_memory_mib=`, `parts=`) of the last call in a server's log.
 fn logged(log: &str, field: &str) -> Option<String> {
     log.lines()
         .rev()
@@ -321,6 +323,7 @@ pub(crate) fn serve_file(
         file_bytes,
         fuel: logged(&served.log, "fuel=").and_then(|fuel| fuel.parse().ok()),
         peak_linear_mib: logged(&served.log, "peak_memory_mib=").and_then(|mib| mib.parse().ok()),
+        parts: logged(&served.log, "parts=").and_then(|parts| parts.parse().ok()),
         verdict: served.result["verdict"].as_str().unwrap_or("?").to_owned(),
         samples: served.samples,
         response_bytes: served.response_bytes,

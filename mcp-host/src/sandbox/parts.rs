@@ -132,6 +132,7 @@ pub(crate) fn try_in_parts(
     drop(helpers);
 
     let mut merged = b"[".to_vec();
+    let mut part_ms = Vec::with_capacity(reports.len());
     for (index, report) in reports.into_iter().enumerate() {
         let report = match report {
             Ok(report) if report.status == 0 => report,
@@ -145,6 +146,7 @@ pub(crate) fn try_in_parts(
                 return None;
             }
         };
+        part_ms.push(report.elapsed.as_millis());
         spent.fuel += report.fuel_used;
         spent.peak_memory_bytes += report.peak_memory_bytes;
         if index > 0 {
@@ -161,7 +163,14 @@ pub(crate) fn try_in_parts(
         // text still has an answer.
         Ok(_) | Err(_) => return None,
     };
-    tracing::debug!(parts = count, elapsed_ms = started.elapsed().as_millis(), "checked in parts");
+    tracing::debug!(
+        parts = count,
+        elapsed_ms = started.elapsed().as_millis(),
+        ask_ms = asked.elapsed.as_millis(),
+        part_ms = ?part_ms,
+        merge_ms = result.elapsed.as_millis(),
+        "checked in parts"
+    );
     Some(Ok(RawOutcome {
         fuel_used: spent.fuel + result.fuel_used,
         peak_memory_bytes: spent.peak_memory_bytes.max(result.peak_memory_bytes),
