@@ -356,6 +356,23 @@ fn mcp_memory(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
 }
 
 /// This project alone on a large CSV file named by `path`.
+/// What the large file's call cost in the module, and in how many
+/// instances when more than one.
+fn in_the_module(out: &mut String, file: &FileRun) -> std::fmt::Result {
+    let parts = match file.parts {
+        Some(parts) if parts > 1 => format!(" ({parts} parts at once, --max-parts-per-call: the sums)"),
+        _ => String::new(),
+    };
+    writeln!(
+        out,
+        "  in the module{parts}: fuel {} (limit {}), peak linear memory {} MiB (limit {} MiB)",
+        file.fuel.map_or_else(|| "?".to_owned(), format_count),
+        format_count(mcp_validation_server::cli::DEFAULT_MAX_FUEL),
+        file.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1}")),
+        mcp_validation_server::cli::DEFAULT_MAX_MEMORY_MIB
+    )
+}
+
 fn large_file(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
     let file = r.file;
     writeln!(
@@ -376,18 +393,7 @@ fn large_file(out: &mut String, r: &Report<'_>) -> std::fmt::Result {
         size(file.response_bytes as u64),
         size(file.peak_rss)
     )?;
-    writeln!(
-        out,
-        "  in the module{}: fuel {} (limit {}), peak linear memory {} MiB (limit {} MiB)",
-        match file.parts {
-            Some(parts) if parts > 1 => format!(" ({parts} parts at once, --max-parts-per-call: the sums)"),
-            _ => String::new(),
-        },
-        file.fuel.map_or_else(|| "?".to_owned(), format_count),
-        format_count(mcp_validation_server::cli::DEFAULT_MAX_FUEL),
-        file.peak_linear_mib.map_or_else(|| "?".to_owned(), |mib| format!("{mib:.1}")),
-        mcp_validation_server::cli::DEFAULT_MAX_MEMORY_MIB
-    )?;
+    in_the_module(out, file)?;
     writeln!(out, "  verdict {}; summary {}", file.verdict, file.summary)?;
     let keyed = &file.keyed;
     let (with, without) = (keyed.samples.median(), file.samples.median());

@@ -136,30 +136,44 @@ pub fn call_tool_exporting(
     }
 }
 
-/// Whether the call may be checked in parts of its CSV text, one
+/// Whether the call may be checked in parts of its rows, one
 /// [`call_part`] per part (each in its own instance, at once), and the
-/// parts merged by [`merge_parts`] into the result [`call_tool_with_csv`]
-/// gives for the whole text, byte for byte. `args` are the call's arguments
-/// without the `csv` given beside them. So far only a `validate_rows` call
-/// whose rows are each checked alone: no `unique` column, no primary key,
-/// no `page` and no `export`.
+/// parts merged by [`merge_parts`] into the result the whole call gives,
+/// byte for byte. `args` are the call's arguments without its rows: for
+/// CSV text given beside them ([`call_tool_with_csv`]), without it; for a
+/// `rows` array, with `"rows": []`. So far only a `validate_rows` call whose
+/// rows are each checked alone: no `unique` column, no primary key, no
+/// `page` and no `export`.
 pub fn checks_in_parts(name: &str, args: impl Into<Arguments>) -> bool {
-    name == "validate_rows" && with_csv(args.into(), Vec::new()).is_ok_and(validate::checks_in_parts)
+    name == "validate_rows" && with_rows_or_empty_csv(args.into()).is_ok_and(validate::checks_in_parts)
 }
 
-/// Check one part of a CSV text (see [`checks_in_parts`]): `part` is the
-/// text's start (its header and first records) when `head` is `None`, or
-/// else records that follow the header, where `head` is the text's start
-/// up to a line break after the header. A part must end with a record's
-/// line break (or be the text's last). Returns the part's report, which
-/// only [`merge_parts`] reads, or an argument error when the part cannot be
-/// read as a part or is not valid: the caller then makes the call on the
-/// whole text, which gives the error a caller should see, if any.
+/// `args` as they are when they give rows, else with an empty `csv`: the
+/// arguments of a call whose CSV text is given beside them.
+fn with_rows_or_empty_csv(args: Arguments) -> Result<Arguments, ToolError> {
+    let gives_rows = args.rows.is_some() || args.object.get("rows").is_some();
+    if gives_rows {
+        Ok(args)
+    } else {
+        with_csv(args, Vec::new())
+    }
+}
+
+/// Check one part of a call's rows (see [`checks_in_parts`]). For CSV
+/// text, `part` is the text's start (its header and first records) when
+/// `head` is `None`, or else records that follow the header, where `head`
+/// is the text's start up to a line break after the header; a part must
+/// end with a record's line break (or be the text's last). For a `rows`
+/// array, `part` and `head` are `None` and `args` give the part's rows as
+/// their `rows`. Returns the part's report, which only [`merge_parts`]
+/// reads, or an argument error when the part cannot be read as a part or is
+/// not valid: the caller then makes the call on all its rows at once, which
+/// gives the error a caller should see, if any.
 pub fn call_part(
     name: &str,
     args: impl Into<Arguments>,
     head: Option<&[u8]>,
-    part: Vec<u8>,
+    part: Option<Vec<u8>>,
 ) -> Result<Value, ToolError> {
     if name != "validate_rows" {
         return Err(ToolError::new(ErrorCode::UnknownTool, format!("{name} is not checked in parts")));
@@ -171,13 +185,17 @@ pub fn call_part(
         Some(Ok(head)) => Some(head),
         None => None,
     };
-    validate::validate_rows_part(with_csv(args.into(), part)?, head)
+    let args = match part {
+        Some(part) => with_csv(args.into(), part)?,
+        None => args.into(),
+    };
+    validate::validate_rows_part(args, head)
 }
 
 /// The result of a call checked in parts (see [`checks_in_parts`]):
 /// `parts_json` is a JSON array of the parts' reports from [`call_part`], in
-/// the order of the parts in the text; `args` are the call's arguments
-/// without its `csv`.
+/// the order of the parts' rows; `args` are the call's arguments without
+/// its rows, as for [`checks_in_parts`].
 pub fn merge_parts(name: &str, args: impl Into<Arguments>, parts_json: &[u8]) -> Result<Value, ToolError> {
     if name != "validate_rows" {
         return Err(ToolError::new(ErrorCode::UnknownTool, format!("{name} is not checked in parts")));
@@ -185,7 +203,7 @@ pub fn merge_parts(name: &str, args: impl Into<Arguments>, parts_json: &[u8]) ->
     let parts: Vec<Value> = serde_json::from_slice(parts_json).map_err(|err| {
         ToolError::for_argument(ErrorCode::InvalidArgument, "parts", format!("the parts are not a JSON array: {err}"))
     })?;
-    validate::validate_rows_merged(with_csv(args.into(), Vec::new())?, parts)
+    validate::validate_rows_merged(with_rows_or_empty_csv(args.into())?, parts)
 }
 
 /// Like [`call_tool`], with the arguments as JSON text and the result serialised.

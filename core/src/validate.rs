@@ -869,21 +869,22 @@ pub(crate) fn validate_rows_exporting(args: Arguments, exporting: bool) -> Resul
     Ok(call.result(report, export))
 }
 
-/// Whether a `validate_rows` call may be checked in parts of its CSV text
+/// Whether a `validate_rows` call may be checked in parts of its rows
 /// ([`validate_rows_part`]) and merged ([`validate_rows_merged`]) to the
-/// same result: its arguments are valid, its rows are CSV text, and each
-/// row is checked alone. Never for an `export`.
+/// same result: its arguments are valid and each row is checked alone.
+/// Never for an `export`.
 pub(crate) fn checks_in_parts(args: Arguments) -> bool {
     match Call::bind(args, false) {
-        Ok((call, RowSource::Csv(_), None)) => call.checks_rows_alone(),
+        Ok((call, _, None)) => call.checks_rows_alone(),
         _ => false,
     }
 }
 
-/// Check one part of a CSV text, for [`validate_rows_merged`]: `args`
-/// holds the part as its `csv`, which is the text's start (header and
-/// first records) when `head` is `None`, or else records only, following
-/// the header that `head` (the text's first lines) starts with. Returns the
+/// Check one part of a call's rows, for [`validate_rows_merged`]: a part
+/// of a `rows` array is `args`' rows; a part of CSV text is `args`' `csv`,
+/// which is the text's start (header and first records) when `head` is
+/// `None`, or else records only, following the header that `head` (the
+/// text's first lines) starts with. Returns the
 /// part's report as JSON (`rows_report.rs`), or an argument error, also
 /// when the part cannot be read as a part: its last record does not end at
 /// its end (a part must end with a line break outside quotes) or `head`
@@ -891,12 +892,24 @@ pub(crate) fn checks_in_parts(args: Arguments) -> bool {
 /// once, which says what is wrong where, if anything is.
 pub(crate) fn validate_rows_part(args: Arguments, head: Option<&str>) -> Result<Value, ToolError> {
     let (call, source, _) = Call::bind(args, false)?;
-    let RowSource::Csv(text) = source else {
-        return Err(ToolError::for_argument(ErrorCode::InvalidArgument, "csv", "a part of the rows must be CSV text"));
-    };
     if !call.checks_rows_alone() {
-        return Err(ToolError::for_argument(ErrorCode::InvalidArgument, "csv", "this call cannot be checked in parts"));
+        return Err(ToolError::for_argument(
+            ErrorCode::InvalidArgument,
+            "rows",
+            "this call cannot be checked in parts",
+        ));
     }
+    let text = match (source, head) {
+        (RowSource::Csv(text), _) => text,
+        // A part of a `rows` array is those rows, read as any rows are.
+        (source, None) => {
+            let outcome = check_rows(&call, None, |visit| source.for_each(visit).map(drop))?;
+            return Ok(outcome.into_report().0.into_part(0));
+        }
+        (_, Some(_)) => {
+            return Err(ToolError::for_argument(ErrorCode::InvalidArgument, "rows", "a head is for a part of CSV text"))
+        }
+    };
     let mut reader = match head {
         None => CsvRows::new(&text),
         Some(head) => CsvRows::continuing(head, &text),
@@ -916,7 +929,7 @@ pub(crate) fn validate_rows_part(args: Arguments, head: Option<&str>) -> Result<
 }
 
 /// The result of a call checked in parts: `parts` are the reports of its
-/// CSV text's parts, in order, from [`validate_rows_part`]; `args` are the
+/// rows' parts, in order, from [`validate_rows_part`]; `args` are the
 /// call's arguments (without its rows). The same result, byte for byte, as
 /// checking the whole text at once.
 pub(crate) fn validate_rows_merged(args: Arguments, parts: Vec<Value>) -> Result<Value, ToolError> {

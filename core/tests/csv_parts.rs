@@ -122,7 +122,7 @@ fn in_parts(call: &Value, head: &str, parts: &[&str]) -> Option<String> {
     let mut reports = Vec::new();
     for (at, part) in parts.iter().enumerate() {
         let head = (at > 0).then_some(head.as_bytes());
-        reports.push(call_part("validate_rows", args(call), head, part.as_bytes().to_vec()).ok()?);
+        reports.push(call_part("validate_rows", args(call), head, Some(part.as_bytes().to_vec())).ok()?);
     }
     let merged = merge_parts("validate_rows", args(call), Value::Array(reports).to_string().as_bytes());
     Some(merged.expect("the parts' reports merge").to_string())
@@ -199,11 +199,12 @@ fn the_merge_moves_each_part_s_locators_by_the_rows_and_lines_before_it() {
 fn only_calls_that_check_each_row_alone_are_checked_in_parts() {
     let columns = json!([{"name": "id"}]);
     assert!(checks_in_parts("validate_rows", args(&json!({"columns": columns}))));
+    assert!(checks_in_parts("validate_rows", args(&json!({"columns": columns, "rows": []}))));
     for refused in [
         json!({"columns": [{"name": "id", "unique": true}]}),
         json!({"columns": columns, "table": {"primary_key": "id"}}),
         json!({"columns": columns, "page": {"list": "accepted", "offset": 10, "limit": 5}}),
-        json!({"columns": columns, "rows": []}),
+        json!({"columns": columns, "rows": [], "csv": "id\n"}),
         json!({"columns": "not a list"}),
     ] {
         assert!(!checks_in_parts("validate_rows", args(&refused)), "{refused}");
@@ -214,11 +215,78 @@ fn only_calls_that_check_each_row_alone_are_checked_in_parts() {
 #[test]
 fn a_part_refuses_a_head_that_does_not_hold_the_whole_header() {
     let call = json!({"columns": [{"name": "n", "type": "integer"}]});
-    let part = |head: &str| call_part("validate_rows", args(&call), Some(head.as_bytes()), b"A,1\n".to_vec());
+    let part = |head: &str| call_part("validate_rows", args(&call), Some(head.as_bytes()), Some(b"A,1\n".to_vec()));
     assert!(part("id,n\n").is_ok());
     assert!(part("\u{feff}id,n\r\nB,2\n").is_ok());
     // Cut inside the header's line, inside a quoted name, or before it.
     for head in ["id,", "id,\"n\nm\"", "id,\"n\nm\"\"", "", "\n\n", "\u{feff}"] {
         assert!(part(head).is_err(), "{head:?}");
+    }
+}
+
+/// A `rows` array's elements as JSON texts: objects with the contract's
+/// columns (valid and not), missing and extra keys in varying order, keys
+/// written with escapes, and now and then a row that is not an object.
+fn json_rows(rng: &mut Rng, count: usize) -> Vec<String> {
+    (0..count)
+        .map(|_| match rng.below(12) {
+            0 => ["17", "null", "[1, 2]", "\"text\""][rng.below(4)].to_owned(),
+            _ => {
+                let mut members = vec![
+                    format!("\"id\": {}", json!(IDS[rng.below(IDS.len())])),
+                    format!("\"amount\": {}", json!(AMOUNTS[rng.below(AMOUNTS.len())])),
+                    format!("\"date\": {}", json!(DATES[rng.below(DATES.len())])),
+                ];
+                members.truncate(1 + rng.below(3));
+                if rng.below(4) == 0 {
+                    members.push(format!("\"extra{}\": 1", rng.below(3)));
+                }
+                if rng.below(6) == 0 {
+                    members.push("\"n\\u006fte\": {\"a\": [1, {\"b\": \"},{\"}]}".to_owned());
+                }
+                if rng.below(2) == 0 {
+                    members.reverse();
+                }
+                format!("{{{}}}", members.join(", "))
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_rows_array_checked_in_parts_is_the_call_checked_whole() {
+    let mut rng = Rng(0x0150_4a7e);
+    for round in 0..300 {
+        let count = 3 + rng.below(40);
+        let rows = json_rows(&mut rng, count);
+        let contracts = contracts();
+        let listings = listings();
+        let call = arguments(&contracts[rng.below(contracts.len())], &listings[rng.below(listings.len())]);
+        let with_rows = |rows: &[String]| {
+            let mut text = call.to_string();
+            text.pop();
+            format!("{text},\"rows\": [{}]}}", rows.join(", "))
+        };
+        let parsed = |text: &str| validation_core::parse_arguments(text.as_bytes()).expect("valid JSON");
+        let whole =
+            validation_core::call_tool_json("validate_rows", with_rows(&rows).as_bytes()).expect("a valid call");
+        assert!(checks_in_parts("validate_rows", parsed(&with_rows(&[]))), "{call}");
+
+        let mut cuts: Vec<usize> = (0..=rng.below(3)).map(|_| rng.below(rows.len() + 1)).collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut bounds = vec![0];
+        bounds.extend(cuts.iter().copied().filter(|&at| at > 0 && at < rows.len()));
+        bounds.push(rows.len());
+        let reports: Vec<Value> = bounds
+            .windows(2)
+            .map(|pair| call_part("validate_rows", parsed(&with_rows(&rows[pair[0]..pair[1]])), None, None))
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|err| panic!("round {round}: a part of whole rows refused: {err:?}"));
+        let merged =
+            merge_parts("validate_rows", parsed(&with_rows(&[])), Value::Array(reports).to_string().as_bytes())
+                .expect("the parts' reports merge")
+                .to_string();
+        assert!(merged == whole, "round {round}, bounds {bounds:?}, call {call}:\n{merged}\n!=\n{whole}");
     }
 }

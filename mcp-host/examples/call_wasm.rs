@@ -8,7 +8,8 @@
 //! as a file behind `--data-root` does; `-` for none, to repeat a call of
 //! inline arguments. Each call is a fresh instance under the limits and
 //! instance slots the server would start with (`Cli::no_flags`: its
-//! defaults, or the `MCP_VALIDATION_*` variables). Prints each call's time,
+//! defaults, or the `MCP_VALIDATION_*` variables: a large CSV is checked in
+//! parts unless `MCP_VALIDATION_MAX_PARTS_PER_CALL=1`). Prints each call's time,
 //! fuel and peak linear memory on stderr; the result of the last call on
 //! stdout.
 
@@ -31,12 +32,14 @@ fn main() {
     let limits = cli.limits();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a tokio runtime");
     let module = runtime.block_on(async {
-        let sandbox = Sandbox::start(limits, cli.max_concurrent_calls, CacheDir::Default).expect("start the sandbox");
+        let sandbox = Sandbox::start(limits, cli.max_concurrent_calls, CacheDir::Default)
+            .expect("start the sandbox")
+            .with_parts_per_call(cli.max_parts_per_call);
         sandbox.module().await.expect("prepare the module")
     });
     let mut last = String::new();
     for _ in 0..repeat {
-        let input = CallInput { args: args_json.clone(), csv: csv.clone(), export: None };
+        let input = CallInput { args: args_json.clone(), csv: csv.clone(), ..CallInput::default() };
         let outcome =
             module.call(tool, input, Instant::now() + limits.timeout, &StopFlag::default()).expect("the call runs");
         // The sandbox's own figure: instantiation, copies in and out, the check.
@@ -46,8 +49,9 @@ fn main() {
             other => format!("{other:?}"),
         };
         eprintln!(
-            "{tool}: {:.3} ms, fuel {}, peak linear memory {:.1} MiB, {} bytes out",
+            "{tool}: {:.3} ms, {} part(s), fuel {}, peak linear memory {:.1} MiB, {} bytes out",
             elapsed.as_secs_f64() * 1e3,
+            outcome.parts,
             outcome.fuel_used,
             outcome.peak_memory_bytes as f64 / f64::from(1u32 << 20),
             last.len()

@@ -96,9 +96,16 @@ impl CallSettings {
         let data = self.data_roots.load(&requested, stop)?;
         arguments.remove("path");
         match data {
-            FileData::Csv(text) => Ok(CallInput { args: to_bytes(arguments), csv: Some(text), export: None }),
+            FileData::Csv(text) => {
+                Ok(CallInput { args: to_bytes(arguments), csv: Some(text), export: None, rows: None })
+            }
             // The array's text goes in as it is, unparsed: the module parses it once.
-            FileData::JsonArray(rows) => Ok(splice_rows(&arguments, &rows).into()),
+            FileData::JsonArray(rows) => {
+                let args = splice_rows(&arguments, &rows);
+                // `"rows":` and the array are last, before the closing brace.
+                let rows = args.len() - 1 - rows.len()..args.len() - 1;
+                Ok(CallInput { args, rows: Some(rows), ..CallInput::default() })
+            }
         }
     }
 }
@@ -170,8 +177,12 @@ impl<'t> TopLevel<'t> {
 
     /// The text of `key`'s value (of its last member, as when parsed).
     fn get(&self, key: &str) -> Option<&'t str> {
-        let (_, value) = self.outline.members.iter().rev().find(|(name, _)| name == key)?;
-        self.text.get(value.clone())
+        self.text.get(self.span(key)?)
+    }
+
+    /// Where `key`'s value (of its last member) lies in the text.
+    fn span(&self, key: &str) -> Option<std::ops::Range<usize>> {
+        self.outline.members.iter().rev().find(|(name, _)| name == key).map(|(_, value)| value.clone())
     }
 
     fn contains_key(&self, key: &str) -> bool {
@@ -245,7 +256,9 @@ impl CallSettings {
                 serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
             return self.prepare_object(tool, arguments, stop);
         }
-        match self.default_max_listed {
+        // Where the rows' array is: the text before it is kept as it is.
+        let rows = top.span("rows").filter(|span| text[span.clone()].starts_with('['));
+        let args = match self.default_max_listed {
             Some(cap) if !top.contains_key("max_listed") => {
                 // Appended last, where `Map::entry` would have put it.
                 let body = text
@@ -253,10 +266,11 @@ impl CallSettings {
                     .strip_suffix('}')
                     .ok_or_else(|| PrepareError::NotAnObject("no closing brace".into()))?;
                 let separator = if top.is_empty() { "" } else { "," };
-                Ok(format!("{body}{separator}\"max_listed\":{cap}}}").into_bytes().into())
+                format!("{body}{separator}\"max_listed\":{cap}}}").into_bytes()
             }
-            _ => Ok(text.as_bytes().to_vec().into()),
-        }
+            _ => text.as_bytes().to_vec(),
+        };
+        Ok(CallInput { args, rows, ..CallInput::default() })
     }
 }
 
@@ -341,12 +355,16 @@ mod tests {
                 );
             }
         }
-        // With nothing to add, the client's text goes through untouched.
+        // With nothing to add, the client's text goes through untouched,
+        // with where its rows lie.
         let text = r#"{"rows": [{"id": 1.50}], "key": "id", "max_listed": 3}"#;
-        assert_eq!(
-            capped.prepare("count_distinct", text, &never()).unwrap(),
-            CallInput::from(text.as_bytes().to_vec())
-        );
+        let prepared = capped.prepare("count_distinct", text, &never()).unwrap();
+        assert_eq!(prepared.args, text.as_bytes());
+        assert_eq!(&text[prepared.rows.clone().unwrap()], r#"[{"id": 1.50}]"#);
+        assert_eq!(prepared, CallInput { rows: prepared.rows.clone(), ..CallInput::from(text.as_bytes().to_vec()) });
+        // Rows given as a string (JSON in a string) have no array to cut.
+        let text = r#"{"rows": "[{\"id\": 1}]", "key": "id"}"#;
+        assert_eq!(capped.prepare("count_distinct", text, &never()).unwrap().rows, None);
         // A path alone is read (here: refused) exactly as on the object path.
         let err = uncapped.prepare("validate_rows", r#"{"path": "/etc/passwd", "columns": []}"#, &never()).unwrap_err();
         assert!(matches!(&err, PrepareError::File(file) if file.code == "no_file_access"), "{err}");

@@ -53,7 +53,7 @@ pub fn default_max_concurrent_calls() -> usize {
     (2 * cores).max(4)
 }
 
-/// Default cap on the parts one call on a large CSV text is checked in at
+/// Default cap on the parts one call with many rows is checked in at
 /// once: one per core, at most 8 (see `sandbox/parts.rs`).
 pub fn default_max_parts_per_call() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get).clamp(1, 8)
@@ -180,8 +180,8 @@ pub struct Cli {
           value_parser = clap::value_parser!(u64).range(1..=4096).map(|n| n as usize), value_name = "N")]
     pub max_concurrent_calls: usize,
 
-    /// Most parts one call on a large CSV file (named by `path`, 4 MiB or
-    /// more) is checked in at once, each in its own sandboxed instance
+    /// Most parts one call with many rows (4 MiB or more: a CSV file by
+    /// `path`, or a `rows` array) is checked in at once, each in its own sandboxed instance
     /// on its own core, under an equal share of the call's fuel and memory
     /// (default: the cores, at most 8; 1: never in parts). The result is
     /// the same either way.

@@ -46,28 +46,31 @@
 //!     them in place, so the split is never copied out whole). A call with
 //!     no files answers with status 0 or 1, as mcpv_call does.
 //! mcpv_parts(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32) -> u32
-//!     1 if the call (its `csv` to be given beside `args`, as for
-//!     mcpv_call_csv) may be checked in parts of its CSV text, each in its
-//!     own instance, and merged to the result mcpv_call_csv gives for the
-//!     whole text (`validation_core::checks_in_parts`); 0 if not, or if the
-//!     arguments are not valid (mcpv_call_csv then says why). `args` passes
-//!     to the module, as for mcpv_call.
+//!     1 if the call may be checked in parts of its rows, each in its own
+//!     instance, and merged to the result of the whole call
+//!     (`validation_core::checks_in_parts`); 0 if not, or if the arguments
+//!     are not valid (the whole call then says why). `args` are the call's
+//!     arguments without its rows: without the `csv` that would be given
+//!     beside them (mcpv_call_csv), or with `"rows": []`. They pass to the
+//!     module, as for mcpv_call.
 //! mcpv_call_part(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32,
-//!                head_ptr: u32, head_len: u32, head_given: u32,
+//!                head_ptr: u32, head_len: u32, kind: u32,
 //!                csv_ptr: u32, csv_len: u32) -> u64
-//!     Check one part of the CSV text (`validation_core::call_part`): the
-//!     text's start (head_given 0), or records that follow the header, with
-//!     `head` the text's first lines, up to a line break after the header
-//!     (head_given 1; `head` stays the caller's). `csv` passes to the module
-//!     as for mcpv_call_csv. Status 0: the part's report, JSON that only
+//!     Check one part of the call's rows (`validation_core::call_part`), of
+//!     one of three kinds: 0, a CSV text's start (`csv`; head ignored); 1,
+//!     CSV records that follow the header (`csv`), with `head` the text's
+//!     first lines, up to a line break after the header (`head` stays the
+//!     caller's); 2, a part of a `rows` array, given as `args`' `rows`
+//!     (head and csv ignored). `csv` passes to the module as for
+//!     mcpv_call_csv. Status 0: the part's report, JSON that only
 //!     mcpv_merge reads; status 1: an argument error, also when a part
-//!     cannot be read as one (a caller then checks the whole text at once).
+//!     cannot be read as one (a caller then makes the whole call at once).
 //! mcpv_merge(tool_ptr: u32, tool_len: u32, args_ptr: u32, args_len: u32,
 //!            parts_ptr: u32, parts_len: u32) -> u64
 //!     The call's result from its parts' reports: `parts` is a JSON array
 //!     of each part's report (mcpv_call_part's status-0 JSON), in the parts'
-//!     order; it passes to the module as `csv` does. Status 0 or 1, as for
-//!     mcpv_call.
+//!     order; it passes to the module as `csv` does. `args` as for
+//!     mcpv_parts. Status 0 or 1, as for mcpv_call.
 //! ```
 //!
 //! Memory can grow during any call, so a host must re-read the memory's base
@@ -147,12 +150,14 @@ pub fn parts(tool: &[u8], args: Result<validation_core::Arguments, ToolError>) -
     args.is_ok_and(|args| validation_core::checks_in_parts(&String::from_utf8_lossy(tool), args))
 }
 
-/// One part of a call's CSV text, checked (see `mcpv_call_part`).
+/// One part of a call's rows, checked (see `mcpv_call_part`): CSV text
+/// (`csv`, after `head` unless it is the text's start) or, without `csv`,
+/// the rows `args` give.
 pub fn call_part(
     tool: &[u8],
     args: Result<validation_core::Arguments, ToolError>,
     head: Option<&[u8]>,
-    csv: Vec<u8>,
+    csv: Option<Vec<u8>>,
 ) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
     encoded(args.and_then(|args| validation_core::call_part(&name, args, head, csv)))
@@ -308,16 +313,16 @@ pub mod exports {
         args_len: u32,
         head_ptr: u32,
         head_len: u32,
-        head_given: u32,
+        kind: u32,
         csv_ptr: u32,
         csv_len: u32,
     ) -> u64 {
         // SAFETY: as for mcpv_call.
         let (tool, args) = unsafe { tool_and_arguments(tool_ptr, tool_len, args_ptr, args_len) };
         // SAFETY: the caller guarantees the head is a readable buffer for the call.
-        let head = (head_given != 0).then(|| unsafe { input(head_ptr, head_len) });
+        let head = (kind == 1).then(|| unsafe { input(head_ptr, head_len) });
         // SAFETY: as for mcpv_call_csv.
-        let csv = unsafe { taken(csv_ptr, csv_len) };
+        let csv = (kind != 2).then(|| unsafe { taken(csv_ptr, csv_len) });
         handed_out(super::call_part(tool, args, head, csv))
     }
 
@@ -495,8 +500,8 @@ mod tests {
         let parsed = || validation_core::parse_arguments(args.as_bytes());
         assert!(parts(b"validate_rows", parsed()));
         assert!(!parts(b"validate_rows", validation_core::parse_arguments(br#"{"columns": 1}"#)));
-        let first = call_part(b"validate_rows", parsed(), None, b"id,n\nA,1\n".to_vec());
-        let second = call_part(b"validate_rows", parsed(), Some(b"id,n\n"), b"B,x\n".to_vec());
+        let first = call_part(b"validate_rows", parsed(), None, Some(b"id,n\nA,1\n".to_vec()));
+        let second = call_part(b"validate_rows", parsed(), Some(b"id,n\n"), Some(b"B,x\n".to_vec()));
         assert_eq!((first[0], second[0]), (STATUS_OK, STATUS_OK));
         let reports = [&b"["[..], &first[1..], b",", &second[1..], b"]"].concat();
         let merged = merge(b"validate_rows", parsed(), &reports);
@@ -504,7 +509,7 @@ mod tests {
         assert_eq!(merged, whole);
         assert_eq!(decode(&merged).1["quarantine"][0]["locator"]["line"], 3);
         // A part cut inside a quoted field refuses.
-        let refused = call_part(b"validate_rows", parsed(), None, b"id,n\n\"A\n".to_vec());
+        let refused = call_part(b"validate_rows", parsed(), None, Some(b"id,n\n\"A\n".to_vec()));
         assert_eq!(refused[0], STATUS_ARGUMENT_ERROR);
     }
 

@@ -79,8 +79,9 @@ pub(crate) enum Entry<'a> {
     /// `mcpv_parts`: whether the call may be checked in parts; its answer
     /// is the outcome's status (1: yes), with no JSON.
     Parts { args: &'a [u8] },
-    /// `mcpv_call_part`: one part of a CSV text (`head` for every part but the first).
-    Part { args: &'a [u8], head: Option<&'a [u8]>, csv: &'a [u8] },
+    /// `mcpv_call_part`: one part of a CSV text (`head` for every part but
+    /// the first), or, without `csv`, the part of a `rows` array `args` give.
+    Part { args: &'a [u8], head: Option<&'a [u8]>, csv: Option<&'a [u8]> },
     /// `mcpv_merge`: the result from the parts' reports (a JSON array).
     Merge { args: &'a [u8], parts: &'a [u8] },
 }
@@ -191,7 +192,7 @@ impl From<wasmtime::Error> for AbiError {
     }
 }
 
-/// `mcpv_call_part(tool_ptr, tool_len, args_ptr, args_len, head_ptr, head_len, head_given, csv_ptr, csv_len)`.
+/// `mcpv_call_part(tool_ptr, tool_len, args_ptr, args_len, head_ptr, head_len, kind, csv_ptr, csv_len)`.
 type PartCall = TypedFunc<(u32, u32, u32, u32, u32, u32, u32, u32, u32), u64>;
 
 /// `mcpv_call_export(tool_ptr, tool_len, args_ptr, args_len, csv_ptr, csv_len, csv_given)`.
@@ -216,7 +217,7 @@ fn call_abi(
     let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
     advise_huge_pages(store, &memory);
 
-    let CallInput { args, csv, export } = input;
+    let CallInput { args, csv, export, .. } = input;
     let tool_ptr = write_input(store, &memory, &alloc, tool)?;
     let args_ptr = write_input(store, &memory, &alloc, &args)?;
     let args_len = len32(&args)?;
@@ -306,13 +307,19 @@ fn call_parts_abi(
         }
         Entry::Part { args, head, csv } => {
             let args = write(store, args)?;
-            let (head, head_given) = match head {
-                Some(head) => (write(store, head)?, 1),
-                None => ((0, 0), 0),
+            // The part's kind (wasm/src/abi.rs): a CSV text's start, CSV
+            // records after a head, or rows in the arguments.
+            let (head, kind) = match (head, csv) {
+                (_, None) => ((0, 0), 2),
+                (Some(head), Some(_)) => (write(store, head)?, 1),
+                (None, Some(_)) => ((0, 0), 0),
             };
-            let csv = write(store, csv)?;
+            let csv = match csv {
+                Some(csv) => write(store, csv)?,
+                None => (0, 0),
+            };
             let call: PartCall = instance.get_typed_func(&mut *store, "mcpv_call_part")?;
-            call.call(&mut *store, (tool.0, tool.1, args.0, args.1, head.0, head.1, head_given, csv.0, csv.1))?
+            call.call(&mut *store, (tool.0, tool.1, args.0, args.1, head.0, head.1, kind, csv.0, csv.1))?
         }
         Entry::Merge { args, parts } => {
             let args = write(store, args)?;

@@ -219,11 +219,15 @@ pub struct CallInput {
     /// through `mcpv_call_export`, and the files are written from the
     /// module's memory before the instance is dropped.
     pub export: Option<ExportPlan>,
+    /// Where the `rows` argument's array lies in `args`, when the host
+    /// knows (from the arguments' outline): a large array may then be
+    /// checked in parts (`parts.rs`).
+    pub rows: Option<std::ops::Range<usize>>,
 }
 
 impl From<Vec<u8>> for CallInput {
     fn from(args: Vec<u8>) -> Self {
-        CallInput { args, csv: None, export: None }
+        CallInput { args, csv: None, export: None, rows: None }
     }
 }
 
@@ -460,7 +464,7 @@ mod tests {
             {"name": "amount", "type": "number", "min": 0},
             {"name": "date", "type": "date"},
         ], "max_listed": 25});
-        CallInput { args: args.to_string().into_bytes(), csv: Some(csv), export: None }
+        CallInput { args: args.to_string().into_bytes(), csv: Some(csv), export: None, rows: None }
     }
 
     #[tokio::test(flavor = "multi_thread")]
@@ -500,6 +504,55 @@ mod tests {
         let (parted, expected) = (run(&in_parts, &text), run(&whole, &text));
         assert!(matches!(&parted.answer, Answer::ArgumentError(err) if err.message.contains("never closed")));
         assert_eq!((parted.parts, parted.answer), (1, expected.answer));
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_large_rows_array_checked_in_parts_answers_as_the_whole_array_does() {
+        use std::fmt::Write as _;
+        let sandbox = Sandbox::start_with_parts(limits(), 2, 3, CacheDir::Disabled).unwrap();
+        let in_parts = sandbox.module().await.unwrap();
+        let whole = sandbox.clone().with_parts_per_call(1).module().await.unwrap();
+        let later = || Instant::now() + Duration::from_secs(120);
+        // The rows, then `middle` (a row) put halfway through, as the
+        // arguments' text a client sends, prepared as the server does.
+        let call = |rows: usize, middle: &str| {
+            let mut text = String::from(
+                r#"{"columns": [{"name": "id", "required": true, "pattern": "R-\\d+"}, {"name": "n", "type": "integer", "min": 0}], "rows": ["#,
+            );
+            for row in 0..rows {
+                if row == rows / 2 && !middle.is_empty() {
+                    write!(text, "{middle}, ").unwrap();
+                }
+                let n = if row % 9 == 0 { "\"x\"".to_owned() } else { (row % 500).to_string() };
+                let extra = if row % 13 == 0 && row < 2000 { r#", "note": [{"a": 1}, {"b": "},{\""}]"# } else { "" };
+                write!(text, r#"{{"id": "R-{row}", "n": {n}{extra}}}, "#).unwrap();
+            }
+            text += "17]}";
+            crate::arguments::CallSettings { default_max_listed: Some(25), ..Default::default() }
+                .prepare("validate_rows", &text, &StopFlag::never())
+                .unwrap()
+        };
+        let run = |module: &Module, input: &CallInput| {
+            module.call("validate_rows", input.clone(), later(), &StopFlag::never()).unwrap()
+        };
+
+        // Three parts of an 8 MiB array, and the result of the whole array.
+        let input = call(250_000, "");
+        assert!(input.rows.is_some() && input.args.len() > 6 << 20, "{}", input.args.len());
+        let (parted, expected) = (run(&in_parts, &input), run(&whole, &input));
+        assert_eq!((parted.parts, expected.parts), (3, 1));
+        let Answer::Result(result) = &parted.answer else { panic!("{:?}", parted.answer) };
+        assert!(result.contains(r#""rows_in":250001"#), "{}", &result[..400]);
+        assert_eq!(parted.answer, expected.answer);
+
+        // A row whose nested array of objects lies across where the array
+        // is cut in two: the first part is not JSON, and the call is made whole.
+        let nested = format!(r#"{{"id": "R-x", "n": 1, "note": [{}{{}}]}}"#, r#"{"a": 1}, "#.repeat(150_000));
+        let input = call(50_000, &nested);
+        let two = sandbox.clone().with_parts_per_call(2).module().await.unwrap();
+        let (parted, expected) = (run(&two, &input), run(&whole, &input));
+        assert_eq!(parted.parts, 1, "made whole after the refusal");
+        assert_eq!(parted.answer, expected.answer);
     }
 
     #[tokio::test(flavor = "multi_thread")]

@@ -1,24 +1,34 @@
-//! A large CSV call checked in parts, one instance per core, at once.
+//! A large call checked in parts, one instance per core, at once.
 //!
-//! One instance reads a CSV file at one core's speed. When the module says
-//! a call may be checked in parts (`mcpv_parts`: so far a `validate_rows`
-//! call that checks each row alone), the text is cut into as many parts as
-//! there are free part slots and cores, each part is checked in its own
-//! instance on its own thread (`mcpv_call_part`), and one more instance
-//! merges their reports into the result (`mcpv_merge`), which is the
-//! result of the whole text, byte for byte (`core/tests/csv_parts.rs`).
+//! One instance reads a call's rows at one core's speed. When the module
+//! says a call may be checked in parts (`mcpv_parts`: so far a
+//! `validate_rows` call that checks each row alone), its rows are cut into
+//! as many parts as there are free part slots and cores, each part is
+//! checked in its own instance on its own thread (`mcpv_call_part`), and
+//! one more instance merges their reports into the result (`mcpv_merge`),
+//! which is the result of the whole call, byte for byte
+//! (`core/tests/csv_parts.rs`).
 //!
-//! The host only cuts bytes: each part after the first starts just after
-//! a line break near its share of the text, and is given the text's first
-//! lines (up to a line break, at most [`HEAD_MAX_BYTES`]) as its head. A
-//! line break inside a quoted field is not between two records; the module
-//! finds that out (the part before it ends inside quotes) and refuses, as
-//! it refuses a head that does not hold the whole header. Any refusal, and
-//! any part that fails (an error in the data, fuel or memory running out),
-//! sends the call back to one instance on the whole text under the call's
-//! own limits, which then answers exactly as it always has: the parts can
-//! make a call faster, never different. Only the deadline and a
-//! cancellation end the call at once, as they would have anyway.
+//! The host only cuts bytes, where the module can tell a wrong cut:
+//! - a CSV file's text after a line break near each part's share, each
+//!   part after the first given the text's first lines (up to a line
+//!   break, at most [`HEAD_MAX_BYTES`]) as its head. A line break inside a
+//!   quoted field is not between two records: the part before it then ends
+//!   inside quotes, and the module refuses it, as it refuses a head that
+//!   does not hold the whole header;
+//! - a `rows` array's text at a comma followed by `{` near each share, each
+//!   part the arguments with `rows` cut down to the elements between its
+//!   commas. A comma inside a string or a nested array is not between two
+//!   rows: the part before it then ends inside that string or array, which
+//!   its closing `]` cannot close, so it is not JSON and the module refuses
+//!   it.
+//!
+//! Any refusal, and any part that fails (an error in the data, fuel or
+//! memory running out), sends the call back to one instance on all its
+//! rows under the call's own limits, which then answers exactly as it
+//! always has: the parts can make a call faster, never different. Only the
+//! deadline and a cancellation end the call at once, as they would have
+//! anyway.
 //!
 //! Each part runs under an equal share of the call's fuel and memory, so
 //! the parts together stay within the call's limits; the merge then runs
@@ -38,7 +48,7 @@ pub(crate) const PART_MIN_BYTES: usize = 2 << 20;
 /// Most bytes of the head given to each part after the first.
 const HEAD_MAX_BYTES: usize = 64 << 10;
 
-/// Where a text is cut: the head's end and each later part's start.
+/// Where a CSV text is cut: the head's end and each later part's start.
 #[derive(Debug, PartialEq, Eq)]
 struct Cuts {
     head_end: usize,
@@ -61,20 +71,84 @@ fn cut(text: &[u8], parts: usize) -> Option<Cuts> {
     (!starts.is_empty()).then_some(Cuts { head_end, starts })
 }
 
+/// The commas in `array` (a JSON array's text, brackets included) where it
+/// is cut into at most `parts` parts of about equal size: each the first
+/// comma followed (after blank space) by `{` from a part's share on.
+fn cut_array(array: &[u8], parts: usize) -> Vec<usize> {
+    let mut commas: Vec<usize> = Vec::new();
+    for share in 1..parts {
+        let from = (array.len() / parts * share).max(commas.last().map_or(1, |last| last + 1));
+        let found = (from..array.len().saturating_sub(1)).find(|&at| {
+            array[at] == b','
+                && array[at + 1..].iter().find(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r')) == Some(&b'{')
+        });
+        match found {
+            Some(at) => commas.push(at),
+            None => break,
+        }
+    }
+    commas
+}
+
+/// What each instance of a call in parts is given.
+struct Plan<'t> {
+    /// The call's arguments without its rows, for `mcpv_parts` and `mcpv_merge`.
+    bare: Vec<u8>,
+    parts: Vec<Part<'t>>,
+}
+
+/// One part: its arguments, and its CSV text and head (none for rows).
+struct Part<'t> {
+    args: std::borrow::Cow<'t, [u8]>,
+    head: Option<&'t [u8]>,
+    csv: Option<&'t [u8]>,
+}
+
+/// How `input` is cut into at most `parts` parts, if it can be.
+fn plan(input: &CallInput, parts: usize) -> Option<Plan<'_>> {
+    let args = input.args.as_slice();
+    if let Some(text) = input.csv.as_deref().map(str::as_bytes) {
+        let cuts = cut(text, parts)?;
+        let mut bounds = vec![0];
+        bounds.extend_from_slice(&cuts.starts);
+        bounds.push(text.len());
+        let parts = bounds
+            .windows(2)
+            .map(|pair| Part {
+                args: args.into(),
+                head: (pair[0] > 0).then(|| &text[..cuts.head_end]),
+                csv: Some(&text[pair[0]..pair[1]]),
+            })
+            .collect();
+        return Some(Plan { bare: args.to_vec(), parts });
+    }
+    let span = input.rows.clone()?;
+    let array = args.get(span.clone()).filter(|array| array.first() == Some(&b'[') && array.last() == Some(&b']'))?;
+    let commas = cut_array(array, parts);
+    if commas.is_empty() {
+        return None;
+    }
+    // The arguments with `rows` set to the elements between two commas (or brackets).
+    let with_rows =
+        |elements: &[u8]| -> Vec<u8> { [&args[..span.start], b"[", elements, b"]", &args[span.end..]].concat() };
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(&commas);
+    bounds.push(array.len() - 1);
+    let parts = bounds
+        .windows(2)
+        .map(|pair| Part { args: with_rows(&array[pair[0] + 1..pair[1]]).into(), head: None, csv: None })
+        .collect();
+    Some(Plan { bare: with_rows(b""), parts })
+}
+
 /// Whether an error ends the call rather than sending it back to one instance.
 fn ends_the_call(err: &SandboxError) -> bool {
     matches!(err, SandboxError::Timeout { .. } | SandboxError::Cancelled)
 }
 
-/// What the instances of a call in parts cost, added up.
-struct Spent {
-    fuel: u64,
-    peak_memory_bytes: usize,
-}
-
 /// Run `tool` on `input` in parts, when the call may be and it is worth it
 /// (the caller holds the call's slot; the extra part slots are taken here,
-/// as many as are free). `None`: check the whole text in one instance.
+/// as many as are free). `None`: make the whole call in one instance.
 pub(crate) fn try_in_parts(
     module: &Module,
     tool: &str,
@@ -85,18 +159,25 @@ pub(crate) fn try_in_parts(
     if input.export.is_some() {
         return None;
     }
-    let text = input.csv.as_deref()?.as_bytes();
-    let wanted = module.parts_per_call.min(text.len() / PART_MIN_BYTES);
+    let size = match (&input.csv, &input.rows) {
+        (Some(csv), _) => csv.len(),
+        (None, Some(rows)) => rows.len(),
+        (None, None) => return None,
+    };
+    let wanted = module.parts_per_call.min(size / PART_MIN_BYTES);
     if wanted < 2 {
         return None;
     }
     let helpers = module.slots.parts(wanted - 1);
-    let cuts = cut(text, 1 + helpers.parts())?;
+    if helpers.parts() == 0 {
+        return None;
+    }
     let started = Instant::now();
-    let (tool, args) = (tool.as_bytes(), input.args.as_slice());
+    let Plan { bare, parts } = plan(input, 1 + helpers.parts())?;
+    let tool = tool.as_bytes();
     let run = |limits: Limits, entry: Entry<'_>| call::run(module, limits, deadline, stop.clone(), tool, entry);
 
-    let asked = match run(module.limits, Entry::Parts { args }) {
+    let asked = match run(module.limits, Entry::Parts { args: &bare }) {
         Ok(asked) => asked,
         Err(err) if ends_the_call(&err) => return Some(Err(err)),
         Err(_) => return None,
@@ -104,32 +185,28 @@ pub(crate) fn try_in_parts(
     if asked.status != 1 {
         return None;
     }
-    let mut spent = Spent { fuel: asked.fuel_used, peak_memory_bytes: 0 };
+    let (mut fuel, mut peak_memory_bytes) = (asked.fuel_used, 0);
 
-    let mut bounds = vec![0];
-    bounds.extend_from_slice(&cuts.starts);
-    bounds.push(text.len());
-    let parts: Vec<&[u8]> = bounds.windows(2).map(|pair| &text[pair[0]..pair[1]]).collect();
     let count = parts.len() as u64;
     let share = Limits {
         max_fuel: module.limits.max_fuel / count,
         max_memory_bytes: module.limits.max_memory_bytes / count,
         ..module.limits
     };
-    let head = &text[..cuts.head_end];
+    let entry = |part: &Part<'_>| {
+        let Part { args, head, csv } = part;
+        run(share, Entry::Part { args, head: *head, csv: *csv })
+    };
     let reports: Vec<Result<RawOutcome, SandboxError>> = std::thread::scope(|scope| {
-        let later: Vec<_> = parts[1..]
-            .iter()
-            .map(|csv| scope.spawn(move || run(share, Entry::Part { args, head: Some(head), csv })))
-            .collect();
-        let first = run(share, Entry::Part { args, head: None, csv: parts[0] });
+        let later: Vec<_> = parts[1..].iter().map(|part| scope.spawn(move || entry(part))).collect();
+        let first = entry(&parts[0]);
         std::iter::once(first)
             .chain(later.into_iter().map(|part| {
                 part.join().unwrap_or_else(|_| Err(SandboxError::Trapped("a part's thread panicked".into())))
             }))
             .collect()
     });
-    drop(helpers);
+    drop((helpers, parts));
 
     let mut merged = b"[".to_vec();
     let mut part_ms = Vec::with_capacity(reports.len());
@@ -147,8 +224,8 @@ pub(crate) fn try_in_parts(
             }
         };
         part_ms.push(report.elapsed.as_millis());
-        spent.fuel += report.fuel_used;
-        spent.peak_memory_bytes += report.peak_memory_bytes;
+        fuel += report.fuel_used;
+        peak_memory_bytes += report.peak_memory_bytes;
         if index > 0 {
             merged.push(b',');
         }
@@ -156,11 +233,11 @@ pub(crate) fn try_in_parts(
     }
     merged.push(b']');
 
-    let result = match run(module.limits, Entry::Merge { args, parts: &merged }) {
+    let result = match run(module.limits, Entry::Merge { args: &bare, parts: &merged }) {
         Ok(result) if result.status == 0 => result,
         Err(err) if ends_the_call(&err) => return Some(Err(err)),
         // Never expected (the module merges what it wrote), but the whole
-        // text still has an answer.
+        // call still has an answer.
         Ok(_) | Err(_) => return None,
     };
     tracing::debug!(
@@ -172,10 +249,10 @@ pub(crate) fn try_in_parts(
         "checked in parts"
     );
     Some(Ok(RawOutcome {
-        fuel_used: spent.fuel + result.fuel_used,
-        peak_memory_bytes: spent.peak_memory_bytes.max(result.peak_memory_bytes),
+        fuel_used: fuel + result.fuel_used,
+        peak_memory_bytes: peak_memory_bytes.max(result.peak_memory_bytes),
         elapsed: started.elapsed(),
-        parts: parts.len(),
+        parts: part_ms.len(),
         ..result
     }))
 }
@@ -203,5 +280,23 @@ mod tests {
         assert_eq!(cut(&[&b"id\n"[..], &b"x".repeat(1000)].concat(), 2), None);
         // A text without a line break in its head cannot be cut.
         assert_eq!(cut(&b"x".repeat(HEAD_MAX_BYTES + 10), 2), None);
+    }
+
+    #[test]
+    fn an_array_is_cut_at_commas_before_objects_near_equal_shares() {
+        let array = br#"[{"a": 1},{"a": 2}, {"a": [3, 4]},	{"a": "5,{"}, 6, {"a": 7}]"#;
+        // 61 bytes. Each cut is the first comma followed by `{` (after
+        // blank space) from its share on, wherever that comma really is:
+        // the module refuses a part that ends inside a string or a nested
+        // array. In four parts (shares from 15, 30, 45): the commas at 18
+        // and 33 (before a tab), and at 50, past the ones at 47 (before a
+        // number) and 43 (in a string, before its share).
+        assert_eq!(cut_array(array, 4), [18, 33, 50]);
+        // In three (from 20, 40): 28 is inside the nested array but before
+        // a number; 43 is the one inside the string.
+        assert_eq!(cut_array(array, 3), [33, 43]);
+        assert_eq!(&array[43..45], b",{");
+        assert_eq!(cut_array(b"[1, 2, 3, 4, 5, 6, 7, 8]", 3), Vec::<usize>::new(), "no object to cut before");
+        assert_eq!(cut_array(array, 1), Vec::<usize>::new());
     }
 }
