@@ -30,6 +30,13 @@ pub(crate) struct RowsReport {
     pub(crate) quarantine: Capped<Value>,
     pub(crate) flagged: Capped<Value>,
     pub(crate) findings: Capped<Value>,
+    pub(crate) tallies: Tallies,
+}
+
+/// What a report counts by name: findings by code and by column, and the
+/// columns seen.
+#[derive(Default)]
+pub(crate) struct Tallies {
     pub(crate) by_code: Tally,
     pub(crate) by_column: Tally,
     /// Error codes among quarantined rows' findings, for the guidance.
@@ -56,11 +63,7 @@ impl RowsReport {
             quarantine: listing.window("quarantine").capped(),
             flagged: listing.window("flagged").capped(),
             findings: listing.window("findings").capped(),
-            by_code: Tally::default(),
-            by_column: Tally::default(),
-            quarantine_codes: Tally::default(),
-            undeclared_columns: Vec::new(),
-            present_columns: HashSet::new(),
+            tallies: Tallies::default(),
         }
     }
 
@@ -83,16 +86,16 @@ impl RowsReport {
             let total = list.total();
             lists.insert(name.to_owned(), serde_json::json!({"total": total, "items": list.into_items()}));
         }
-        let mut present: Vec<&String> = self.present_columns.iter().collect();
+        let mut present: Vec<&String> = self.tallies.present_columns.iter().collect();
         present.sort_unstable();
         Value::Object(crate::findings::object([
             ("rows", self.rows_in.into()),
             ("lines", lines.into()),
             ("lists", Value::Object(lists)),
-            ("by_code", tally(&self.by_code)),
-            ("by_column", tally(&self.by_column)),
-            ("quarantine_codes", tally(&self.quarantine_codes)),
-            ("undeclared_columns", self.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
+            ("by_code", tally(&self.tallies.by_code)),
+            ("by_column", tally(&self.tallies.by_column)),
+            ("quarantine_codes", tally(&self.tallies.quarantine_codes)),
+            ("undeclared_columns", self.tallies.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
             ("present_columns", present.into_iter().map(|c| Value::from(c.as_str())).collect()),
         ]))
     }
@@ -121,9 +124,9 @@ impl RowsReport {
             target.skip_many(total.checked_sub(listed).ok_or_else(|| malformed(name))?);
         }
         for (key, tally) in [
-            ("by_code", &mut self.by_code),
-            ("by_column", &mut self.by_column),
-            ("quarantine_codes", &mut self.quarantine_codes),
+            ("by_code", &mut self.tallies.by_code),
+            ("by_column", &mut self.tallies.by_column),
+            ("quarantine_codes", &mut self.tallies.quarantine_codes),
         ] {
             let Some(Value::Array(entries)) = part.get(key) else { return Err(malformed(key)) };
             for entry in entries {
@@ -140,11 +143,11 @@ impl RowsReport {
             names.iter().map(|name| name.as_str().map(str::to_owned).ok_or_else(|| malformed(key))).collect()
         };
         for column in names(&part, "undeclared_columns")? {
-            if !self.undeclared_columns.contains(&column) {
-                self.undeclared_columns.push(column);
+            if !self.tallies.undeclared_columns.contains(&column) {
+                self.tallies.undeclared_columns.push(column);
             }
         }
-        self.present_columns.extend(names(&part, "present_columns")?);
+        self.tallies.present_columns.extend(names(&part, "present_columns")?);
         self.rows_in += rows;
         Ok(lines)
     }

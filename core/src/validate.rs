@@ -5,7 +5,6 @@
 //! that as its reason.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
@@ -18,14 +17,14 @@ use crate::contract::{parse_columns, Field};
 use crate::csv::{CsvRows, RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::{ErrorCode, ToolError};
 use crate::export::{self, Export, ExportFile, ExportRequest, QuarantineEntry};
-use crate::findings::{object, verdict, written_envelope, Finding, Locator, Severity, Tally};
+use crate::findings::{object, verdict, written_envelope, Finding, Locator, Severity};
 use crate::json_rows::{ColumnPositions, JsonCell};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
 use crate::py::value::{is_blank, present};
 use crate::row_check::{check_row, CodeCount, FullReport, RowCells, RowChecks, RowVerdict};
-use crate::rows_report::RowsReport;
+use crate::rows_report::{RowsReport, Tallies};
 use crate::schema_in::Contract;
 use crate::source::{csv_error, Capped, RowData, RowSource};
 
@@ -66,12 +65,7 @@ struct Outcome {
     quarantine: Capped<HeldRow>,
     flagged: Capped<HeldRow>,
     findings: Capped<Finding>,
-    by_code: Tally,
-    by_column: Tally,
-    /// Error codes among quarantined rows' findings, for the guidance.
-    quarantine_codes: Tally,
-    undeclared_columns: Vec<String>,
-    present_columns: HashSet<String>,
+    tallies: Tallies,
     /// The keys of the last JSON row whose columns were noted: most rows
     /// repeat them, and then there is nothing new to note.
     last_keys: Vec<String>,
@@ -89,11 +83,7 @@ impl Outcome {
             quarantine: listing.window("quarantine").capped(),
             flagged: listing.window("flagged").capped(),
             findings: listing.window("findings").capped(),
-            by_code: Tally::default(),
-            by_column: Tally::default(),
-            quarantine_codes: Tally::default(),
-            undeclared_columns: Vec::new(),
-            present_columns: HashSet::new(),
+            tallies: Tallies::default(),
             last_keys: Vec::new(),
             widest_record: 0,
             export,
@@ -109,11 +99,7 @@ impl Outcome {
             quarantine: self.quarantine.map(HeldRow::into_json),
             flagged: self.flagged.map(HeldRow::into_json),
             findings: self.findings.map(|finding| finding.to_json()),
-            by_code: self.by_code,
-            by_column: self.by_column,
-            quarantine_codes: self.quarantine_codes,
-            undeclared_columns: self.undeclared_columns,
-            present_columns: self.present_columns,
+            tallies: self.tallies,
         };
         (report, self.export)
     }
@@ -121,10 +107,10 @@ impl Outcome {
     /// A column seen in a row, noted the first time (and listed in
     /// `columns_seen` when the contract does not declare it).
     fn note_column(&mut self, fields: &[Field], column: &str) {
-        if !self.present_columns.contains(column) {
-            self.present_columns.insert(column.to_owned());
+        if !self.tallies.present_columns.contains(column) {
+            self.tallies.present_columns.insert(column.to_owned());
             if !fields.iter().any(|field| field.name == column) {
-                self.undeclared_columns.push(column.to_owned());
+                self.tallies.undeclared_columns.push(column.to_owned());
             }
         }
     }
@@ -190,14 +176,14 @@ impl Outcome {
     ) {
         let quarantined = verdict == RowVerdict::Quarantine;
         for &(position, code, severity) in found {
-            self.by_code.add(code);
+            self.tallies.by_code.add(code);
             if let Some(field) = position.map(|at| &fields[at]) {
                 if !field.name.is_empty() {
-                    self.by_column.add(&field.name);
+                    self.tallies.by_column.add(&field.name);
                 }
             }
             if quarantined && severity == Severity::Error {
-                self.quarantine_codes.add(code);
+                self.tallies.quarantine_codes.add(code);
             }
             self.findings.skip();
         }
@@ -384,12 +370,12 @@ fn cleaned_row(fields: &[Field], mut row: Map<String, Value>, coerced: Vec<(usiz
 
 fn record_findings(outcome: &mut Outcome, findings: &[Finding], quarantined: bool) {
     for finding in findings {
-        outcome.by_code.add(finding.code);
+        outcome.tallies.by_code.add(finding.code);
         if let Some(column) = finding.column() {
-            outcome.by_column.add(column);
+            outcome.tallies.by_column.add(column);
         }
         if quarantined && finding.severity == Severity::Error {
-            outcome.quarantine_codes.add(finding.code);
+            outcome.tallies.quarantine_codes.add(finding.code);
         }
         if let Some(export) = &mut outcome.export {
             export.finding(finding);
@@ -405,7 +391,7 @@ fn record_findings(outcome: &mut Outcome, findings: &[Finding], quarantined: boo
 /// A row that is not an object: quarantined with that as its reason. Its
 /// finding stays on the row only, as in the reference (not in the tallies).
 fn quarantine_non_object(outcome: &mut Outcome, index: usize, line: Option<usize>, row: Value) {
-    outcome.quarantine_codes.add("not_an_object");
+    outcome.tallies.quarantine_codes.add("not_an_object");
     if !outcome.quarantine.has_room() && outcome.export.is_none() {
         outcome.quarantine.skip();
         return;
@@ -497,6 +483,7 @@ fn guidance(report: &RowsReport, listing: &Listing, page: Option<&PageOutcome>) 
     let quarantined = report.quarantine.total();
     if quarantined > 0 {
         let codes = report
+            .tallies
             .quarantine_codes
             .sorted()
             .into_iter()
@@ -558,7 +545,7 @@ fn table_findings(table: &TableRules, fields: &[Field], report: &RowsReport) -> 
         );
     }
     if table.exact_columns {
-        for column in &report.undeclared_columns {
+        for column in &report.tallies.undeclared_columns {
             findings.push(
                 Finding::new(
                     "undeclared_column",
@@ -569,7 +556,9 @@ fn table_findings(table: &TableRules, fields: &[Field], report: &RowsReport) -> 
                 .guide("Declare the column, drop it from the data, or leave out table.columns = \"exact\"."),
             );
         }
-        for field in fields.iter().filter(|field| !field.required && !report.present_columns.contains(&field.name)) {
+        for field in
+            fields.iter().filter(|field| !field.required && !report.tallies.present_columns.contains(&field.name))
+        {
             findings.push(
                 Finding::new(
                     "declared_column_absent",
@@ -775,7 +764,7 @@ impl Call {
         let mut missing_columns: Vec<String> = self
             .fields
             .iter()
-            .filter(|field| field.required && !report.present_columns.contains(&field.name))
+            .filter(|field| field.required && !report.tallies.present_columns.contains(&field.name))
             .map(|field| field.name.clone())
             .collect();
         missing_columns.sort_unstable();
@@ -842,9 +831,9 @@ impl Call {
             ("accepted", Value::Array(report.accepted.into_items())),
             ("quarantine", Value::Array(report.quarantine.into_items())),
             ("flagged", Value::Array(report.flagged.into_items())),
-            ("errors_by_column", Value::Object(report.by_column.to_json())),
-            ("findings_by_code", Value::Object(report.by_code.to_json())),
-            ("columns_seen", report.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
+            ("errors_by_column", Value::Object(report.tallies.by_column.to_json())),
+            ("findings_by_code", Value::Object(report.tallies.by_code.to_json())),
+            ("columns_seen", report.tallies.undeclared_columns.iter().map(|c| Value::from(c.as_str())).collect()),
             ("columns_required_but_absent", missing_columns.iter().map(|c| Value::from(c.as_str())).collect()),
         ]);
         let mut payload = abridgement.annotate(payload);

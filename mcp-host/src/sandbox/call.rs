@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use wasmtime::{InstancePre, Memory, PoolConcurrencyLimitError, Store, Trap, TypedFunc, UpdateDeadline};
+use wasmtime::{Instance, InstancePre, Memory, PoolConcurrencyLimitError, Store, Trap, TypedFunc, UpdateDeadline};
 
 use super::answer::{split_files, STATUS_OK, STATUS_OK_WITH_FILES};
 use super::limits::{Limits, MemoryCap, SandboxError};
@@ -205,17 +205,26 @@ struct Answered {
     not_written: Option<OutputError>,
 }
 
+/// A fresh instance, its memory and its `mcpv_alloc`.
+fn instantiate(
+    store: &mut Store<CallState>,
+    pre: &InstancePre<CallState>,
+) -> Result<(Instance, Memory, TypedFunc<u32, u32>), AbiError> {
+    let instance = pre.instantiate(&mut *store)?;
+    let memory =
+        instance.get_memory(&mut *store, "memory").ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
+    let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
+    advise_huge_pages(store, &memory);
+    Ok((instance, memory, alloc))
+}
+
 fn call_abi(
     store: &mut Store<CallState>,
     pre: &InstancePre<CallState>,
     tool: &[u8],
     input: CallInput,
 ) -> Result<Answered, AbiError> {
-    let instance = pre.instantiate(&mut *store)?;
-    let memory =
-        instance.get_memory(&mut *store, "memory").ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
-    let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
-    advise_huge_pages(store, &memory);
+    let (instance, memory, alloc) = instantiate(store, pre)?;
 
     let CallInput { args, csv, export, .. } = input;
     let tool_ptr = write_input(store, &memory, &alloc, tool)?;
@@ -287,11 +296,7 @@ fn call_parts_abi(
     tool: &[u8],
     entry: &Entry<'_>,
 ) -> Result<Answered, AbiError> {
-    let instance = pre.instantiate(&mut *store)?;
-    let memory =
-        instance.get_memory(&mut *store, "memory").ok_or_else(|| AbiError::Broken("no exported memory".into()))?;
-    let alloc: TypedFunc<u32, u32> = instance.get_typed_func(&mut *store, "mcpv_alloc")?;
-    advise_huge_pages(store, &memory);
+    let (instance, memory, alloc) = instantiate(store, pre)?;
     let tool_ptr = write_input(store, &memory, &alloc, tool)?;
     let tool = (tool_ptr, len32(tool)?);
     let write = |store: &mut Store<CallState>, bytes: &[u8]| -> Result<(u32, u32), AbiError> {
