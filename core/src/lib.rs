@@ -142,8 +142,9 @@ pub fn call_tool_exporting(
 /// byte for byte. `args` are the call's arguments without its rows: for
 /// CSV text given beside them ([`call_tool_with_csv`]), without it; for a
 /// `rows` array, with `"rows": []`. So far only a `validate_rows` call whose
-/// rows are each checked alone: no `unique` column, no primary key, no
-/// `page` and no `export`.
+/// rows are each checked alone (no `unique` column, no primary key, no
+/// `page`, no `export`) and whose lists `max_listed` keeps short (1,000
+/// entries at most), so that the merge is cheap.
 pub fn checks_in_parts(name: &str, args: impl Into<Arguments>) -> bool {
     name == "validate_rows" && with_rows_or_empty_csv(args.into()).is_ok_and(validate::checks_in_parts)
 }

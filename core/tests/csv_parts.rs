@@ -85,10 +85,12 @@ fn contracts() -> Vec<Value> {
     ]
 }
 
-/// The listing arguments tried: none, caps that end the lists early, and `lists`.
+/// The listing arguments tried: none, caps that end the lists early, and
+/// `lists`.
 fn listings() -> Vec<Value> {
     vec![
         json!({}),
+        json!({"max_listed": 1000}),
         json!({"max_listed": 0}),
         json!({"max_listed": 1}),
         json!({"max_listed": 4}),
@@ -140,7 +142,9 @@ fn a_call_checked_in_parts_is_the_call_checked_whole() {
         let contracts = contracts();
         let listings = listings();
         let call = arguments(&contracts[rng.below(contracts.len())], &listings[rng.below(listings.len())]);
-        assert!(checks_in_parts("validate_rows", args(&call)), "{call}");
+        // Checked in parts only with short lists; any call merges the same.
+        let short_lists = call["max_listed"].as_u64().is_some_and(|cap| cap <= 1_000);
+        assert_eq!(checks_in_parts("validate_rows", args(&call)), short_lists, "{call}");
         let whole = call_tool_with_csv("validate_rows", args(&call), text.as_bytes().to_vec())
             .expect("a valid call")
             .to_string();
@@ -196,14 +200,17 @@ fn the_merge_moves_each_part_s_locators_by_the_rows_and_lines_before_it() {
 }
 
 #[test]
-fn only_calls_that_check_each_row_alone_are_checked_in_parts() {
+fn only_calls_that_check_each_row_alone_with_short_lists_are_checked_in_parts() {
     let columns = json!([{"name": "id"}]);
-    assert!(checks_in_parts("validate_rows", args(&json!({"columns": columns}))));
-    assert!(checks_in_parts("validate_rows", args(&json!({"columns": columns, "rows": []}))));
+    assert!(checks_in_parts("validate_rows", args(&json!({"columns": columns, "max_listed": 25}))));
+    assert!(checks_in_parts("validate_rows", args(&json!({"columns": columns, "rows": [], "max_listed": 1000}))));
     for refused in [
-        json!({"columns": [{"name": "id", "unique": true}]}),
-        json!({"columns": columns, "table": {"primary_key": "id"}}),
-        json!({"columns": columns, "page": {"list": "accepted", "offset": 10, "limit": 5}}),
+        json!({"columns": [{"name": "id", "unique": true}], "max_listed": 25}),
+        json!({"columns": columns, "table": {"primary_key": "id"}, "max_listed": 25}),
+        json!({"columns": columns, "page": {"list": "accepted", "offset": 10, "limit": 5}, "max_listed": 25}),
+        // Long lists: the parts would carry them all to the merge.
+        json!({"columns": columns}),
+        json!({"columns": columns, "max_listed": 1001}),
         json!({"columns": columns, "rows": [], "csv": "id\n"}),
         json!({"columns": "not a list"}),
     ] {
@@ -270,7 +277,8 @@ fn a_rows_array_checked_in_parts_is_the_call_checked_whole() {
         let parsed = |text: &str| validation_core::parse_arguments(text.as_bytes()).expect("valid JSON");
         let whole =
             validation_core::call_tool_json("validate_rows", with_rows(&rows).as_bytes()).expect("a valid call");
-        assert!(checks_in_parts("validate_rows", parsed(&with_rows(&[]))), "{call}");
+        let short_lists = call["max_listed"].as_u64().is_some_and(|cap| cap <= 1_000);
+        assert_eq!(checks_in_parts("validate_rows", parsed(&with_rows(&[]))), short_lists, "{call}");
 
         let mut cuts: Vec<usize> = (0..=rng.below(3)).map(|_| rng.below(rows.len() + 1)).collect();
         cuts.sort_unstable();

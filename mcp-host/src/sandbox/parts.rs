@@ -34,6 +34,8 @@
 //! the parts together stay within the call's limits; the merge then runs
 //! under the call's limits.
 
+use std::borrow::Cow;
+use std::ops::Range;
 use std::time::Instant;
 
 use super::call::{self, Entry, RawOutcome};
@@ -90,55 +92,64 @@ fn cut_array(array: &[u8], parts: usize) -> Vec<usize> {
     commas
 }
 
-/// What each instance of a call in parts is given.
-struct Plan<'t> {
-    /// The call's arguments without its rows, for `mcpv_parts` and `mcpv_merge`.
-    bare: Vec<u8>,
-    parts: Vec<Part<'t>>,
-}
-
 /// One part: its arguments, and its CSV text and head (none for rows).
 struct Part<'t> {
-    args: std::borrow::Cow<'t, [u8]>,
+    args: Cow<'t, [u8]>,
     head: Option<&'t [u8]>,
     csv: Option<&'t [u8]>,
 }
 
-/// How `input` is cut into at most `parts` parts, if it can be.
-fn plan(input: &CallInput, parts: usize) -> Option<Plan<'_>> {
+/// The `rows` array's text in `input`'s arguments, and where it lies.
+fn rows_array(input: &CallInput) -> Option<(&[u8], Range<usize>)> {
+    let span = input.rows.clone()?;
+    let array = input.args.get(span.clone())?;
+    (array.first() == Some(&b'[') && array.last() == Some(&b']')).then_some((array, span))
+}
+
+/// `args` with the array at `span` holding only `elements` (the text between its brackets).
+fn with_rows(args: &[u8], span: &Range<usize>, elements: &[u8]) -> Vec<u8> {
+    [&args[..span.start], b"[", elements, b"]", &args[span.end..]].concat()
+}
+
+/// The call's arguments without its rows, for `mcpv_parts` and
+/// `mcpv_merge`: as they are beside a CSV text, with `"rows": []` else.
+fn bare(input: &CallInput) -> Option<Cow<'_, [u8]>> {
+    if input.csv.is_some() {
+        return Some(Cow::Borrowed(&input.args));
+    }
+    let (_, span) = rows_array(input)?;
+    Some(Cow::Owned(with_rows(&input.args, &span, b"")))
+}
+
+/// `input`'s rows cut into at most `parts` parts, if they can be.
+fn cut_parts(input: &CallInput, parts: usize) -> Option<Vec<Part<'_>>> {
     let args = input.args.as_slice();
     if let Some(text) = input.csv.as_deref().map(str::as_bytes) {
         let cuts = cut(text, parts)?;
         let mut bounds = vec![0];
         bounds.extend_from_slice(&cuts.starts);
         bounds.push(text.len());
-        let parts = bounds
-            .windows(2)
-            .map(|pair| Part {
-                args: args.into(),
-                head: (pair[0] > 0).then(|| &text[..cuts.head_end]),
-                csv: Some(&text[pair[0]..pair[1]]),
-            })
-            .collect();
-        return Some(Plan { bare: args.to_vec(), parts });
+        let parts = bounds.windows(2).map(|pair| Part {
+            args: Cow::Borrowed(args),
+            head: (pair[0] > 0).then(|| &text[..cuts.head_end]),
+            csv: Some(&text[pair[0]..pair[1]]),
+        });
+        return Some(parts.collect());
     }
-    let span = input.rows.clone()?;
-    let array = args.get(span.clone()).filter(|array| array.first() == Some(&b'[') && array.last() == Some(&b']'))?;
+    let (array, span) = rows_array(input)?;
     let commas = cut_array(array, parts);
     if commas.is_empty() {
         return None;
     }
-    // The arguments with `rows` set to the elements between two commas (or brackets).
-    let with_rows =
-        |elements: &[u8]| -> Vec<u8> { [&args[..span.start], b"[", elements, b"]", &args[span.end..]].concat() };
     let mut bounds = vec![0];
     bounds.extend_from_slice(&commas);
     bounds.push(array.len() - 1);
-    let parts = bounds
-        .windows(2)
-        .map(|pair| Part { args: with_rows(&array[pair[0] + 1..pair[1]]).into(), head: None, csv: None })
-        .collect();
-    Some(Plan { bare: with_rows(b""), parts })
+    let parts = bounds.windows(2).map(|pair| Part {
+        args: Cow::Owned(with_rows(args, &span, &array[pair[0] + 1..pair[1]])),
+        head: None,
+        csv: None,
+    });
+    Some(parts.collect())
 }
 
 /// Whether an error ends the call rather than sending it back to one instance.
@@ -173,7 +184,7 @@ pub(crate) fn try_in_parts(
         return None;
     }
     let started = Instant::now();
-    let Plan { bare, parts } = plan(input, 1 + helpers.parts())?;
+    let bare = bare(input)?;
     let tool = tool.as_bytes();
     let run = |limits: Limits, entry: Entry<'_>| call::run(module, limits, deadline, stop.clone(), tool, entry);
 
@@ -185,6 +196,7 @@ pub(crate) fn try_in_parts(
     if asked.status != 1 {
         return None;
     }
+    let parts = cut_parts(input, 1 + helpers.parts())?;
     let (mut fuel, mut peak_memory_bytes) = (asked.fuel_used, 0);
 
     let count = parts.len() as u64;
