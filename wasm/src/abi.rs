@@ -496,9 +496,12 @@ mod tests {
         // The ABI only carries the core's answers (core/tests/csv_parts.rs
         // holds them to the whole text's): a part's report goes into the
         // merge as the JSON it came out as.
-        let args = r#"{"columns": [{"name": "n", "type": "integer"}]}"#;
+        let args = r#"{"columns": [{"name": "n", "type": "integer"}], "max_listed": 25}"#;
         let parsed = || validation_core::parse_arguments(args.as_bytes());
         assert!(parts(b"validate_rows", parsed()));
+        // Uncapped lists are not checked in parts (validate::checks_in_parts).
+        let uncapped = br#"{"columns": [{"name": "n", "type": "integer"}]}"#;
+        assert!(!parts(b"validate_rows", validation_core::parse_arguments(uncapped)));
         assert!(!parts(b"validate_rows", validation_core::parse_arguments(br#"{"columns": 1}"#)));
         let first = call_part(b"validate_rows", parsed(), None, Some(b"id,n\nA,1\n".to_vec()));
         let second = call_part(b"validate_rows", parsed(), Some(b"id,n\n"), Some(b"B,x\n".to_vec()));

@@ -437,6 +437,34 @@ impl HttpSession {
         builder.body(body)
     }
 
+    /// Send a POST's head in this session declaring a body of
+    /// `content_length` bytes, send none of the body, and read the reply:
+    /// its status and body. A server that waits for the body before it
+    /// answers makes this time out.
+    pub fn post_declaring(&self, content_length: usize) -> (u16, String) {
+        let address = self.url.trim_start_matches("http://").split('/').next().unwrap().to_owned();
+        let path = self.url.trim_start_matches("http://")[address.len()..].to_owned();
+        let mut stream = std::net::TcpStream::connect(&address).expect("connect");
+        stream.set_read_timeout(Some(DEFAULT_WAIT)).unwrap();
+        let mut lines = vec![
+            format!("POST {path} HTTP/1.1"),
+            format!("Host: {address}"),
+            "Content-Type: application/json".to_owned(),
+            "Accept: application/json, text/event-stream".to_owned(),
+            format!("MCP-Protocol-Version: {}", self.version),
+            format!("Content-Length: {content_length}"),
+        ];
+        lines.extend(self.session_id.iter().map(|id| format!("Mcp-Session-Id: {id}")));
+        lines.extend(self.authorization.iter().map(|authorization| format!("Authorization: {authorization}")));
+        let head = lines.join("\r\n") + "\r\n\r\n";
+        stream.write_all(head.as_bytes()).expect("send the head");
+        // The server closes the connection after its answer.
+        let reply = String::from_utf8_lossy(&read_all(&mut stream)).into_owned();
+        let status = reply.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+        let body = reply.split_once("\r\n\r\n").map_or("", |(_, body)| body).to_owned();
+        (status, body)
+    }
+
     /// The `Mcp-Session-Id` the server gave this session.
     pub fn session_id(&self) -> Option<&str> {
         self.session_id.as_deref()
