@@ -39,6 +39,19 @@ impl io::Write for Chunks {
         Ok(bytes.len())
     }
 
+    // serde_json writes each token (a quote, a colon, a key) with its own
+    // `write_all`: the default one loops over `write`, which is not inlined
+    // into it. A token that fits the chunk is appended here at once.
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.current.len() + bytes.len() <= CHUNK_BYTES {
+            self.current.extend_from_slice(bytes);
+            self.len += bytes.len();
+            return Ok(());
+        }
+        self.write(bytes).map(drop)
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
