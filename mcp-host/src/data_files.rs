@@ -12,10 +12,10 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::bounded::StopFlag;
+use crate::capped_read::{self, ReadError};
 use crate::confined_dir::{ConfinedDir, OpenRefusal};
 
 /// The directories `path` arguments may name files under.
@@ -66,9 +66,6 @@ impl fmt::Display for FileError {
     }
 }
 
-/// How much is read between two looks at the call's stop flag.
-const READ_CHUNK: usize = 4 << 20;
-
 impl DataRoots {
     /// Open the operator's directories now, so a later rename cannot move
     /// the boundary. Each must exist and be a directory. `/` is accepted
@@ -104,7 +101,7 @@ impl DataRoots {
                 ),
             )
         })?;
-        let bytes = self.read_capped(file, size, requested, stop)?;
+        let bytes = self.read_capped(&file, size, requested, stop)?;
         let invalid = |why: String| FileError::invalid(requested, &why);
         match kind {
             Kind::Csv => String::from_utf8(bytes)
@@ -159,7 +156,7 @@ directory by starting it with --data-root DIR); pass the data as \"rows\" or \"c
         }
     }
 
-    fn read_capped(&self, file: File, size: u64, requested: &str, stop: &StopFlag) -> Result<Vec<u8>, FileError> {
+    fn read_capped(&self, file: &File, size: u64, requested: &str, stop: &StopFlag) -> Result<Vec<u8>, FileError> {
         let too_large = |what: String| {
             FileError::new(
                 "file_too_large",
@@ -170,29 +167,12 @@ directory by starting it with --data-root DIR); pass the data as \"rows\" or \"c
                 ),
             )
         };
-        if size > self.max_bytes {
-            return Err(too_large(format!("it is {size} bytes, over")));
-        }
-        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-        // take(): a file that grows while it is read still stops at the limit.
-        let mut reader = file.take(self.max_bytes + 1);
-        loop {
-            if stop.is_set() {
-                return Err(FileError::new("stopped", format!("stopped reading {requested:?}")));
-            }
-            let before = bytes.len();
-            (&mut reader)
-                .take(READ_CHUNK as u64)
-                .read_to_end(&mut bytes)
-                .map_err(|err| FileError::new("file_unreadable", format!("cannot read {requested:?}: {err}")))?;
-            if bytes.len() == before {
-                break;
-            }
-        }
-        if bytes.len() as u64 > self.max_bytes {
-            return Err(too_large("it grew past".into()));
-        }
-        Ok(bytes)
+        capped_read::read_capped(file, size, self.max_bytes, stop).map_err(|err| match err {
+            ReadError::Over(size) => too_large(format!("it is {size} bytes, over")),
+            ReadError::GrewPast => too_large("it grew past".into()),
+            ReadError::Stopped => FileError::new("stopped", format!("stopped reading {requested:?}")),
+            ReadError::Io(err) => FileError::new("file_unreadable", format!("cannot read {requested:?}: {err}")),
+        })
     }
 }
 

@@ -18,6 +18,7 @@
 pub mod arguments;
 pub mod bounded;
 pub mod budget;
+mod capped_read;
 pub mod cli;
 pub mod confined_dir;
 pub mod data_files;
