@@ -32,7 +32,10 @@
 //!
 //! Each part runs under an equal share of the call's fuel and memory, so
 //! the parts together stay within the call's limits; the merge then runs
-//! under the call's limits.
+//! under the call's limits. A rows array's parts are copies of the
+//! arguments, each with its own rows: their bytes are taken from the
+//! server's memory budget before they are made, and with no room there the
+//! call is made whole.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -41,6 +44,7 @@ use std::time::Instant;
 use super::call::{self, Entry, RawOutcome};
 use super::{CallInput, Limits, Module, SandboxError};
 use crate::bounded::StopFlag;
+use crate::budget::Reservation;
 
 /// The smallest share of the text worth a part of its own: an instance
 /// reads it in about 20 ms, against well under a millisecond for starting
@@ -112,44 +116,80 @@ fn with_rows(args: &[u8], span: &Range<usize>, elements: &[u8]) -> Vec<u8> {
 }
 
 /// The call's arguments without its rows, for `mcpv_parts` and
-/// `mcpv_merge`: as they are beside a CSV text, with `"rows": []` else.
-fn bare(input: &CallInput) -> Option<Cow<'_, [u8]>> {
+/// `mcpv_merge`: as they are beside a CSV text, with `"rows": []` else
+/// (a copy, whose bytes are taken from `copies` first).
+fn bare<'t>(input: &'t CallInput, copies: &mut Reservation) -> Option<Cow<'t, [u8]>> {
     if input.csv.is_some() {
         return Some(Cow::Borrowed(&input.args));
     }
-    let (_, span) = rows_array(input)?;
+    let (array, span) = rows_array(input)?;
+    copies.try_grow((input.args.len() - array.len() + 2) as u64).ok()?;
     Some(Cow::Owned(with_rows(&input.args, &span, b"")))
 }
 
-/// `input`'s rows cut into at most `parts` parts, if they can be.
-fn cut_parts(input: &CallInput, parts: usize) -> Option<Vec<Part<'_>>> {
-    let args = input.args.as_slice();
-    if let Some(text) = input.csv.as_deref().map(str::as_bytes) {
-        let cuts = cut(text, parts)?;
-        let mut bounds = vec![0];
-        bounds.extend_from_slice(&cuts.starts);
-        bounds.push(text.len());
-        let parts = bounds.windows(2).map(|pair| Part {
-            args: Cow::Borrowed(args),
-            head: (pair[0] > 0).then(|| &text[..cuts.head_end]),
-            csv: Some(&text[pair[0]..pair[1]]),
-        });
-        return Some(parts.collect());
+/// Where a call's rows are cut, before any part is made.
+enum Cutting<'t> {
+    /// A CSV text, each part borrowing its stretch.
+    Csv { text: &'t [u8], cuts: Cuts },
+    /// A `rows` array at `span` in the arguments, cut at `commas`: each
+    /// part is a copy of the arguments with its own rows.
+    Array { array: &'t [u8], span: Range<usize>, commas: Vec<usize> },
+}
+
+impl<'t> Cutting<'t> {
+    /// Where `input`'s rows are cut into at most `parts` parts, if they can be.
+    fn of(input: &'t CallInput, parts: usize) -> Option<Cutting<'t>> {
+        if let Some(text) = input.csv.as_deref().map(str::as_bytes) {
+            return Some(Cutting::Csv { text, cuts: cut(text, parts)? });
+        }
+        let (array, span) = rows_array(input)?;
+        let commas = cut_array(array, parts);
+        (!commas.is_empty()).then_some(Cutting::Array { array, span, commas })
     }
-    let (array, span) = rows_array(input)?;
-    let commas = cut_array(array, parts);
-    if commas.is_empty() {
-        return None;
+
+    /// The bytes the parts copy, for arguments of `args_len` bytes: for
+    /// each of a rows array's parts, the arguments around the array and
+    /// two brackets; and, all parts together, the array's elements but the
+    /// commas it is cut at. A CSV text's parts copy nothing.
+    fn copied_bytes(&self, args_len: usize) -> u64 {
+        match self {
+            Cutting::Csv { .. } => 0,
+            Cutting::Array { array, commas, .. } => {
+                let around = args_len - array.len() + 2;
+                ((commas.len() + 1) * around + array.len() - 2 - commas.len()) as u64
+            }
+        }
     }
-    let mut bounds = vec![0];
-    bounds.extend_from_slice(&commas);
-    bounds.push(array.len() - 1);
-    let parts = bounds.windows(2).map(|pair| Part {
-        args: Cow::Owned(with_rows(args, &span, &array[pair[0] + 1..pair[1]])),
-        head: None,
-        csv: None,
-    });
-    Some(parts.collect())
+
+    /// The parts, the bytes they copy taken from `copies` first (`None`
+    /// when the server's memory budget has no room for them).
+    fn into_parts(self, args: &'t [u8], copies: &mut Reservation) -> Option<Vec<Part<'t>>> {
+        copies.try_grow(self.copied_bytes(args.len())).ok()?;
+        match self {
+            Cutting::Csv { text, cuts } => {
+                let mut bounds = vec![0];
+                bounds.extend_from_slice(&cuts.starts);
+                bounds.push(text.len());
+                let parts = bounds.windows(2).map(|pair| Part {
+                    args: Cow::Borrowed(args),
+                    head: (pair[0] > 0).then(|| &text[..cuts.head_end]),
+                    csv: Some(&text[pair[0]..pair[1]]),
+                });
+                Some(parts.collect())
+            }
+            Cutting::Array { array, span, commas } => {
+                let mut bounds = vec![0];
+                bounds.extend_from_slice(&commas);
+                bounds.push(array.len() - 1);
+                let parts = bounds.windows(2).map(|pair| Part {
+                    args: Cow::Owned(with_rows(args, &span, &array[pair[0] + 1..pair[1]])),
+                    head: None,
+                    csv: None,
+                });
+                Some(parts.collect())
+            }
+        }
+    }
 }
 
 /// Whether an error ends the call rather than sending it back to one instance.
@@ -184,7 +224,10 @@ pub(crate) fn try_in_parts(
         return None;
     }
     let started = Instant::now();
-    let bare = bare(input)?;
+    // The copies of the arguments made below are the call's too: held in
+    // the server's memory budget until the call is answered.
+    let mut copies = module.pool.empty();
+    let bare = bare(input, &mut copies)?;
     let tool = tool.as_bytes();
     let run = |limits: Limits, entry: Entry<'_>| call::run(module, limits, deadline, stop.clone(), tool, entry);
 
@@ -196,7 +239,7 @@ pub(crate) fn try_in_parts(
     if asked.status != 1 {
         return None;
     }
-    let parts = cut_parts(input, 1 + helpers.parts())?;
+    let parts = Cutting::of(input, 1 + helpers.parts())?.into_parts(&input.args, &mut copies)?;
     let (mut fuel, mut peak_memory_bytes) = (asked.fuel_used, 0);
 
     let count = parts.len() as u64;
@@ -292,6 +335,41 @@ mod tests {
         assert_eq!(cut(&[&b"id\n"[..], &b"x".repeat(1000)].concat(), 2), None);
         // A text without a line break in its head cannot be cut.
         assert_eq!(cut(&b"x".repeat(HEAD_MAX_BYTES + 10), 2), None);
+    }
+
+    #[test]
+    fn the_copies_of_a_rows_arrays_parts_are_in_the_budget_before_they_are_made() {
+        let rows: Vec<String> = (0..400).map(|i| format!(r#"{{"id": "R-{i}", "n": {i}}}"#)).collect();
+        let args = format!(r#"{{"max_listed": 25, "rows": [{}], "columns": [{{"name": "n"}}]}}"#, rows.join(", "));
+        let (start, end) = (args.find('[').unwrap(), args.find(r#"], "columns""#).unwrap() + 1);
+        let input = CallInput { args: args.clone().into_bytes(), rows: Some(start..end), ..Default::default() };
+        let pool = |bytes: u64| crate::budget::MemoryPool::new(bytes);
+        for parts in 2..=4 {
+            // What the parts copy, measured on the parts made with room to spare.
+            let mut copies = pool(1 << 20).empty();
+            let made = Cutting::of(&input, parts).unwrap().into_parts(&input.args, &mut copies).unwrap();
+            assert_eq!(made.len(), parts);
+            let made_bytes: usize = made.iter().map(|part| part.args.len()).sum();
+            assert!(made.iter().all(|part| matches!(part.args, Cow::Owned(_))));
+            assert_eq!(Cutting::of(&input, parts).unwrap().copied_bytes(args.len()), made_bytes as u64);
+            assert!(copies.bytes() >= made_bytes as u64);
+            // A budget a KiB short of them makes no part (the pool counts whole KiB).
+            let short = (made_bytes as u64).div_ceil(1024) * 1024 - 1024;
+            let mut copies = pool(short).empty();
+            assert!(Cutting::of(&input, parts).unwrap().into_parts(&input.args, &mut copies).is_none());
+            assert_eq!(copies.bytes(), 0, "nothing is held for parts not made");
+        }
+        // The arguments without their rows, for the ask and the merge.
+        let mut copies = pool(1 << 20).empty();
+        let without_rows = bare(&input, &mut copies).unwrap();
+        assert_eq!(without_rows.len(), args.len() - (end - start) + 2);
+        assert!(copies.bytes() >= without_rows.len() as u64);
+        // A CSV text's parts borrow it: nothing to hold.
+        let text = [&b"id,n\n"[..], &b"x,1\n".repeat(HEAD_MAX_BYTES)].concat();
+        let csv = CallInput { args: b"{}".to_vec(), csv: Some(String::from_utf8(text).unwrap()), ..Default::default() };
+        let mut copies = pool(0).empty();
+        assert_eq!(Cutting::of(&csv, 3).unwrap().into_parts(&csv.args, &mut copies).map(|parts| parts.len()), Some(3));
+        assert!(matches!(bare(&csv, &mut copies), Some(Cow::Borrowed(_))));
     }
 
     #[test]
