@@ -48,11 +48,9 @@ pub(crate) fn read_capped(file: &File, size: u64, max_bytes: u64, stop: &StopFla
     let mut bytes = Vec::new();
     #[cfg(unix)]
     if size >= STRETCHED_READ_MIN {
-        match read_in_stretches(file, size, stop) {
-            Ok(Some(read)) => bytes = read,
-            // Fewer bytes than its size: read it again from its start.
-            Ok(None) => {}
-            Err(err) => return Err(err),
+        // None (fewer bytes than its size): read it again from its start.
+        if let Some(read) = read_in_stretches(file, size, stop)? {
+            bytes = read;
         }
     }
     if bytes.is_empty() {
