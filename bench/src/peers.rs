@@ -72,7 +72,8 @@ pub(crate) fn our_failing_rows(args: &Value, csv: String, quarantined: u64) -> R
     object.remove("path");
     object.insert("max_listed".into(), Value::from(quarantined));
     let result = validation_core::call_tool_with_csv("validate_rows", args, csv.into_bytes())
-        .map_err(|err| format!("the native core refused the file call: {err}"))?;
+        .map_err(|err| format!("the native core refused the file call: {err}"))?
+        .into_value();
     let mut indexes: Vec<u64> = result["quarantine"]
         .as_array()
         .ok_or("no quarantine list")?

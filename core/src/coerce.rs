@@ -83,6 +83,18 @@ impl<'a> Coerced<'a> {
         }
     }
 
+    /// Whether the value, as the result gives it ([`Coerced::json_safe`]),
+    /// is `cell` as it was: text is its cell's own string, and a date
+    /// already written as `YYYY-MM-DD` stays that text. (`false` says only
+    /// that it may differ.)
+    pub(crate) fn is_cell_as_written(&self, cell: CellRef<'_>) -> bool {
+        match (self, cell) {
+            (Coerced::Text(_), _) => true,
+            (Coerced::Date(y, m, d), CellRef::Text(text)) => isodate::is_iso_date(text, *y, *m, *d),
+            _ => false,
+        }
+    }
+
     /// The value as a [`Cell`], allocating what the borrowed forms avoided.
     pub(crate) fn to_cell(&self) -> Cell {
         match self {

@@ -60,6 +60,43 @@ impl RecordRef<'_, '_> {
         }
         Value::Object(row)
     }
+
+    /// Write the record as compact JSON text: what `serde_json` writes for
+    /// the row [`RecordRef::to_row`] makes, when the header names no column
+    /// twice and none [`EXTRA_FIELDS_KEY`], but with the field of each
+    /// column `replaced` names (by its index in the header) written as the
+    /// value given for it (the last, if it is given twice).
+    pub(crate) fn write_row(&self, out: &mut Vec<u8>, replaced: &[(usize, Value)]) {
+        let named = self.fields.len().min(self.header.len());
+        out.push(b'{');
+        for (index, field) in self.fields[..named].iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            write_str(out, &self.header[index]);
+            out.push(b':');
+            match replaced.iter().rev().find(|(at, _)| *at == index) {
+                // Writing to memory cannot fail, and a tree always serialises.
+                Some((_, value)) => serde_json::to_writer(&mut *out, value).expect("JSON writes to memory"),
+                None => write_str(out, field),
+            }
+        }
+        if self.fields.len() > named {
+            if named > 0 {
+                out.push(b',');
+            }
+            write_str(out, EXTRA_FIELDS_KEY);
+            out.push(b':');
+            serde_json::to_writer(&mut *out, &self.fields[named..]).expect("JSON writes to memory");
+        }
+        out.push(b'}');
+    }
+}
+
+/// Text as a JSON string, as `serde_json` writes it.
+fn write_str(out: &mut Vec<u8>, text: &str) {
+    // Writing to memory cannot fail.
+    serde_json::to_writer(out, text).expect("JSON writes to memory");
 }
 
 /// Reads records one at a time, so a large table is never held twice.
@@ -290,6 +327,36 @@ fn count_line_breaks(text: &str) -> usize {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_record_is_written_as_serde_json_writes_its_row() {
+        // The oracle is serde_json writing `to_row`'s tree: records shorter
+        // than the header, as wide and wider (their extra fields under
+        // `_extra`), fields that must be escaped, and replaced values.
+        let header: Vec<String> = ["id", "na\"me", "caf\u{e9}"].map(String::from).to_vec();
+        let records: [&[&str]; 5] = [
+            &[],
+            &["1"],
+            &["2", "say \"hi\"\n\tand\\", "\u{1}\u{7f}\u{2028}\u{1f600}"],
+            &["3", "", "x", "extra", "more \"one\""],
+            &["4", "b", "c"],
+        ];
+        for fields in records {
+            let fields: Vec<Cow<'_, str>> = fields.iter().map(|field| Cow::Borrowed(*field)).collect();
+            let record = RecordRef { header: &header, fields: &fields };
+            let mut out = Vec::new();
+            record.write_row(&mut out, &[]);
+            assert_eq!(String::from_utf8(out).expect("UTF-8"), record.to_row().to_string(), "{fields:?}");
+        }
+        let fields: Vec<Cow<'_, str>> = ["5", "b", "c", "d"].map(Cow::Borrowed).to_vec();
+        let record = RecordRef { header: &header, fields: &fields };
+        let mut out = Vec::new();
+        record.write_row(&mut out, &[(2, json!(1.5)), (0, json!(5)), (2, json!("2024-01-02"))]);
+        let mut row = record.to_row();
+        row["id"] = json!(5);
+        row["caf\u{e9}"] = json!("2024-01-02");
+        assert_eq!(String::from_utf8(out).expect("UTF-8"), row.to_string());
+    }
 
     fn read_all(text: &str) -> Result<Vec<(usize, Value)>, CsvError> {
         let mut reader = CsvRows::new(text)?;

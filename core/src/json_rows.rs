@@ -139,6 +139,12 @@ impl ColumnPositions {
         true
     }
 
+    /// The member of the `i`th name in rows of the layout last
+    /// [`refresh`](Self::refresh)ed, if they have it.
+    pub(crate) fn member(&self, i: usize) -> Option<usize> {
+        self.positions.get(i).copied().flatten()
+    }
+
     /// The value of the `i`th name in `object`, a row of the layout last
     /// [`refresh`](Self::refresh)ed.
     pub(crate) fn cell<'t>(&self, object: &ObjectCells<'t>, i: usize) -> JsonCell<'t> {
@@ -360,6 +366,67 @@ impl<'t> ObjectCells<'t> {
     }
 }
 
+impl ObjectCells<'_> {
+    /// Write the row object as compact JSON text, as `serde_json` writes
+    /// the tree it reads as ([`ObjectRow::into_value`]), but with the value
+    /// of each member `replaced` names (by position) written as the value
+    /// given for it (the last, if it is given twice).
+    pub(crate) fn write_compact(&self, out: &mut Vec<u8>, replaced: &[(usize, Value)]) {
+        out.push(b'{');
+        for (member, (key, value)) in self.keys.iter().zip(self.values).enumerate() {
+            if member > 0 {
+                out.push(b',');
+            }
+            // A key with an escape has no layout: this one is plain text.
+            out.push(b'"');
+            out.extend_from_slice(key.text(self.text).as_bytes());
+            out.extend_from_slice(b"\":");
+            match replaced.iter().rev().find(|(at, _)| *at == member) {
+                Some((_, value)) => write_tree(out, value),
+                None => write_value_text(out, *value, self.text),
+            }
+        }
+        out.push(b'}');
+    }
+}
+
+/// A member's value as `serde_json` writes the value it reads the text as:
+/// copied where the text is written so already, read and written otherwise.
+fn write_value_text(out: &mut Vec<u8>, span: Span, text: &str) {
+    let value = span.text(text);
+    let bytes = value.as_bytes();
+    let as_written = match bytes.first() {
+        // With no escape, a string holds nothing `serde_json` escapes: a
+        // quote, a backslash or a control character is only there escaped.
+        Some(b'"') => span.end & ESCAPED == 0,
+        // `true`, `false`, `null`.
+        Some(b't' | b'f' | b'n') => true,
+        Some(b'-' | b'0'..=b'9') => is_plain_integer(bytes),
+        // An object or an array may hold blank space.
+        _ => false,
+    };
+    if as_written {
+        out.extend_from_slice(bytes);
+    } else {
+        write_tree(out, &parse(value));
+    }
+}
+
+/// Whether a number's text is an integer that `serde_json` reads as one and
+/// writes back as it is: at most 18 digits (well within 64 bits), and not
+/// `-0`, which it reads as the float `-0.0`. (The text is valid JSON: no
+/// sign but `-`, no leading zero.)
+fn is_plain_integer(bytes: &[u8]) -> bool {
+    let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+    (1..=18).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) && bytes != b"-0"
+}
+
+/// A tree as `serde_json` writes it, compact.
+fn write_tree(out: &mut Vec<u8>, value: &Value) {
+    // Writing to memory cannot fail, and a tree always serialises.
+    serde_json::to_writer(out, value).expect("a JSON value writes to memory");
+}
+
 impl JsonCell<'_> {
     /// The cell as the checks read a cell of a JSON row.
     pub(crate) fn cell_ref(&self) -> CellRef<'_> {
@@ -380,6 +447,7 @@ fn parse(text: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// The rows of `text`, when it is one array read row by row.
     fn kept(text: &str) -> Option<RowsText> {
@@ -454,6 +522,41 @@ mod tests {
         assert_eq!(rows.into_values(), expected);
         assert_eq!(kept("[]").map(|rows| rows.len()), Some(0));
         assert_eq!(kept(" [ ] ").map(|rows| rows.len()), Some(0));
+    }
+
+    #[test]
+    fn a_row_is_written_from_its_text_as_serde_json_writes_its_tree() {
+        // The oracle is serde_json itself: each row read as a tree and
+        // written compact. Numbers of every kind it reads differently from
+        // how they are written (`-0`, exponents, trailing zeros, integers
+        // past 64 bits, which it reads as floats), strings with escapes and
+        // with characters it writes raw, blank space inside nested values.
+        let text = concat!(
+            r#"[{"a": 0, "b": -0, "c": -1, "d": 123456789012345678, "e": 1234567890123456789, "#,
+            r#""f": 12345678901234567890, "g": 123456789012345678901234, "h": -9223372036854775809, "#,
+            r#""i": 1.50, "j": 1e5, "k": 1E+2, "l": -0.0, "m": 2.5e-3, "n": 0.1},"#,
+            "\n {\"s\":\"plain caf\u{e9} \u{1f600} \u{7f}\u{2028}\",\"t\":\"\\u00e9\\/\\n\\\"\\\\\\u0001\", ",
+            "\"u\" : [ 1 , { \"v\" : null } ], \"w\": { }, \"x\":true,\"y\":false,\"z\":null},",
+            r#"{}, {"only": "x"}]"#
+        );
+        let rows = kept(text).expect("kept");
+        let expected: Vec<Value> = serde_json::from_str(text).expect("JSON");
+        for (index, tree) in expected.iter().enumerate() {
+            let JsonRow::Object(row) = rows.row(index) else { panic!("row {index} is an object") };
+            let cells = row.cells().expect("plain keys");
+            let mut out = Vec::new();
+            cells.write_compact(&mut out, &[]);
+            assert_eq!(String::from_utf8(out).expect("UTF-8"), tree.to_string(), "row {index}");
+        }
+        // A replaced member is written as its new value, in its place; the
+        // last value given for a member is the one written.
+        let JsonRow::Object(row) = rows.row(0) else { panic!("an object") };
+        let mut out = Vec::new();
+        row.cells().expect("plain keys").write_compact(&mut out, &[(1, json!(2.5)), (13, json!(1)), (1, json!("x"))]);
+        let mut tree = expected[0].clone();
+        tree["b"] = json!("x");
+        tree["n"] = json!(1);
+        assert_eq!(String::from_utf8(out).expect("UTF-8"), tree.to_string());
     }
 
     #[test]

@@ -41,6 +41,7 @@ mod json_scan;
 mod key_table;
 mod listing;
 mod near_match;
+mod output;
 mod pattern;
 mod pattern_fixed;
 mod py;
@@ -58,6 +59,7 @@ pub use catalog::{tool_catalog, tool_catalog_json};
 pub use csv_table::read_csv;
 pub use error::{ErrorCode, ToolError};
 pub use export::ExportFile;
+pub use output::Output;
 
 use serde_json::Value;
 
@@ -75,13 +77,20 @@ pub fn call_tool(name: &str, args: &Value) -> Result<Value, ToolError> {
 /// into the result instead of being copied: a `Value`, or [`Arguments`]
 /// read by [`parse_arguments`].
 pub fn call_tool_owned(name: &str, args: impl Into<Arguments>) -> Result<Value, ToolError> {
+    call_tool_output(name, args).map(Output::into_value)
+}
+
+/// Like [`call_tool_owned`], with the result as it is written out
+/// ([`Output::write_to`]): for a caller that wants the JSON text, which a
+/// large result writes without first becoming one tree.
+pub fn call_tool_output(name: &str, args: impl Into<Arguments>) -> Result<Output, ToolError> {
     let args = args.into();
     match name {
         "validate_rows" => validate::validate_rows(args),
-        "reconcile" => reconcile::reconcile(args.into_value()),
-        "count_distinct" => count_distinct::count_distinct(args),
-        "duplicate_report" => duplicates::duplicate_report(args),
-        "inspect_dataset" => inspect::inspect_dataset(args.into_value()),
+        "reconcile" => reconcile::reconcile(args.into_value()).map(Output::from),
+        "count_distinct" => count_distinct::count_distinct(args).map(Output::from),
+        "duplicate_report" => duplicates::duplicate_report(args).map(Output::from),
+        "inspect_dataset" => inspect::inspect_dataset(args.into_value()).map(Output::from),
         other => Err(ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool: {other}"))),
     }
 }
@@ -92,8 +101,8 @@ pub fn call_tool_owned(name: &str, args: impl Into<Arguments>) -> Result<Value, 
 /// CSV from a file hands it over this way, so the text is never escaped into
 /// JSON and parsed back out (and is taken over without a copy). Bytes that
 /// are not UTF-8 are an argument error naming `csv` and the offset.
-pub fn call_tool_with_csv(name: &str, args: impl Into<Arguments>, csv: Vec<u8>) -> Result<Value, ToolError> {
-    call_tool_owned(name, with_csv(args.into(), csv)?)
+pub fn call_tool_with_csv(name: &str, args: impl Into<Arguments>, csv: Vec<u8>) -> Result<Output, ToolError> {
+    call_tool_output(name, with_csv(args.into(), csv)?)
 }
 
 /// `args` with `"csv"` set to the text `csv`, or the argument error for
@@ -125,14 +134,14 @@ pub fn call_tool_exporting(
     name: &str,
     args: impl Into<Arguments>,
     csv: Option<Vec<u8>>,
-) -> Result<(Value, Vec<ExportFile>), ToolError> {
+) -> Result<(Output, Vec<ExportFile>), ToolError> {
     let args = match csv {
         Some(csv) => with_csv(args.into(), csv)?,
         None => args.into(),
     };
     match name {
         "validate_rows" => validate::validate_rows_exporting(args, true),
-        _ => call_tool_owned(name, args).map(|result| (result, Vec::new())),
+        _ => call_tool_output(name, args).map(|result| (result, Vec::new())),
     }
 }
 
@@ -197,7 +206,7 @@ pub fn call_part(
 /// `parts_json` is a JSON array of the parts' reports from [`call_part`], in
 /// the order of the parts' rows; `args` are the call's arguments without
 /// its rows, as for [`checks_in_parts`].
-pub fn merge_parts(name: &str, args: impl Into<Arguments>, parts_json: &[u8]) -> Result<Value, ToolError> {
+pub fn merge_parts(name: &str, args: impl Into<Arguments>, parts_json: &[u8]) -> Result<Output, ToolError> {
     if name != "validate_rows" {
         return Err(ToolError::new(ErrorCode::UnknownTool, format!("{name} is not checked in parts")));
     }
@@ -209,7 +218,7 @@ pub fn merge_parts(name: &str, args: impl Into<Arguments>, parts_json: &[u8]) ->
 
 /// Like [`call_tool`], with the arguments as JSON text and the result serialised.
 pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError> {
-    call_tool_owned(name, parse_arguments(args_json)?).map(|result| result.to_string())
+    call_tool_output(name, parse_arguments(args_json)?).map(|result| result.to_string())
 }
 
 /// Read a call's arguments from JSON text: the first step of [`call_tool_json`],
@@ -221,7 +230,7 @@ pub fn parse_arguments(args_json: &[u8]) -> Result<Arguments, ToolError> {
 
 /// `validate_rows`: apply a column contract; every row is accepted or quarantined.
 pub fn validate_rows(args: &Value) -> Result<Value, ToolError> {
-    validate::validate_rows(args.clone().into())
+    validate::validate_rows(args.clone().into()).map(Output::into_value)
 }
 
 /// `reconcile`: check opening + movements = closing and explain the variance.

@@ -112,8 +112,9 @@ pub(crate) trait RowReport {
     /// column, if this report keeps findings.
     fn finding(&mut self, about: About<'_>, code: &'static str, build: impl FnOnce(Locator) -> Finding);
 
-    /// The coerced value of the field at `position` (for the cleaned row).
-    fn coerced(&mut self, position: usize, value: impl FnOnce() -> Value);
+    /// The coerced value of the field at `position` (for the cleaned row),
+    /// and the cell it was coerced from.
+    fn coerced(&mut self, position: usize, value: &Coerced<'_>, cell: CellRef<'_>);
 }
 
 /// The checks of one call that look across rows (`unique`, the primary
@@ -253,7 +254,7 @@ pub(crate) fn check_row(
             checks.key.extend_from_slice(&checks.scratch);
         }
         if field.column_type != ColumnType::Any {
-            report.coerced(position, || value.json_safe());
+            report.coerced(position, &value, raw);
         }
         if keep {
             slots.push(Slot::Value(value));
@@ -420,9 +421,25 @@ fn report_repeated_key(checks: &RowChecks<'_>, cells: &RowCells<'_, '_>, first: 
 
 /// Counts a row's findings: for each, the field it is on (`None` for a
 /// primary key of several columns), its code and its severity, in order.
+/// When asked, it also keeps the coerced values that change the row's
+/// text, so that a row the result lists can be written from its text.
 #[derive(Default)]
 pub(crate) struct CodeCount {
     pub(crate) found: Vec<(Option<usize>, &'static str, Severity)>,
+    /// Whether to keep [`CodeCount::changed`].
+    pub(crate) keep_changes: bool,
+    /// The coerced values (by field position) that differ from the cell
+    /// as written: all but text, which a string column keeps as it is.
+    pub(crate) changed: Vec<(usize, Value)>,
+}
+
+impl CodeCount {
+    /// Ready for the next row, keeping its changes or not.
+    pub(crate) fn start_row(&mut self, keep_changes: bool) {
+        self.found.clear();
+        self.changed.clear();
+        self.keep_changes = keep_changes;
+    }
 }
 
 impl RowReport for CodeCount {
@@ -430,7 +447,11 @@ impl RowReport for CodeCount {
         self.found.push((about.position, code, about.severity));
     }
 
-    fn coerced(&mut self, _: usize, _: impl FnOnce() -> Value) {}
+    fn coerced(&mut self, position: usize, value: &Coerced<'_>, cell: CellRef<'_>) {
+        if self.keep_changes && !value.is_cell_as_written(cell) {
+            self.changed.push((position, value.json_safe()));
+        }
+    }
 }
 
 /// Writes a row's findings out, located at the row, and keeps its coerced
@@ -453,7 +474,7 @@ impl RowReport for FullReport {
         self.findings.push(build(at));
     }
 
-    fn coerced(&mut self, position: usize, value: impl FnOnce() -> Value) {
-        self.coerced.push((position, value()));
+    fn coerced(&mut self, position: usize, value: &Coerced<'_>, _: CellRef<'_>) {
+        self.coerced.push((position, value.json_safe()));
     }
 }

@@ -21,12 +21,16 @@ use serde_json::{Map, Value};
 
 use crate::findings::Tally;
 use crate::listing::Listing;
+use crate::output::{ListedItem, WrittenList};
 use crate::source::Capped;
 
 /// Counts, tallies and listed items (as their JSON) over the rows checked.
 pub(crate) struct RowsReport {
     pub(crate) rows_in: usize,
-    pub(crate) accepted: Capped<Value>,
+    /// Accepted rows as trees, or as text written into `accepted_text`
+    /// (see `output.rs`).
+    pub(crate) accepted: Capped<ListedItem>,
+    pub(crate) accepted_text: Vec<u8>,
     pub(crate) quarantine: Capped<Value>,
     pub(crate) flagged: Capped<Value>,
     pub(crate) findings: Capped<Value>,
@@ -60,6 +64,7 @@ impl RowsReport {
         RowsReport {
             rows_in: 0,
             accepted: listing.window("accepted").capped(),
+            accepted_text: Vec::new(),
             quarantine: listing.window("quarantine").capped(),
             flagged: listing.window("flagged").capped(),
             findings: listing.window("findings").capped(),
@@ -67,13 +72,21 @@ impl RowsReport {
         }
     }
 
-    fn list_mut(&mut self, name: &str) -> &mut Capped<Value> {
+    /// The accepted rows the report lists, and its other lists, by name.
+    fn list_mut(&mut self, name: &str) -> Option<&mut Capped<Value>> {
         match name {
-            "accepted" => &mut self.accepted,
-            "quarantine" => &mut self.quarantine,
-            "flagged" => &mut self.flagged,
-            _ => &mut self.findings,
+            "quarantine" => Some(&mut self.quarantine),
+            "flagged" => Some(&mut self.flagged),
+            "findings" => Some(&mut self.findings),
+            _ => None,
         }
+    }
+
+    /// The accepted rows listed, as one list whatever their form.
+    pub(crate) fn take_accepted(&mut self) -> (WrittenList, usize) {
+        let accepted = std::mem::replace(&mut self.accepted, Capped::new(None));
+        let total = accepted.total();
+        (WrittenList::new(accepted.into_items(), std::mem::take(&mut self.accepted_text)), total)
     }
 
     /// The report of one part as JSON, with `lines`, the lines the part's
@@ -82,9 +95,17 @@ impl RowsReport {
         let tally = |tally: &Tally| tally.entries().map(|(key, count)| serde_json::json!([key, count])).collect();
         let mut lists = Map::new();
         for name in LISTS {
-            let list = std::mem::replace(self.list_mut(name), Capped::new(None));
-            let total = list.total();
-            lists.insert(name.to_owned(), serde_json::json!({"total": total, "items": list.into_items()}));
+            let (total, items) = match self.list_mut(name) {
+                Some(list) => {
+                    let list = std::mem::replace(list, Capped::new(None));
+                    (list.total(), list.into_items())
+                }
+                None => {
+                    let (list, total) = self.take_accepted();
+                    (total, list.into_values())
+                }
+            };
+            lists.insert(name.to_owned(), serde_json::json!({"total": total, "items": items}));
         }
         let mut present: Vec<&String> = self.tallies.present_columns.iter().collect();
         present.sort_unstable();
@@ -115,13 +136,24 @@ impl RowsReport {
             let Some(Value::Object(mut list)) = lists.remove(name) else { return Err(malformed(name)) };
             let total = count(&list, "total")?;
             let Some(Value::Array(items)) = list.remove("items") else { return Err(malformed(name)) };
-            let target = self.list_mut(name);
             let listed = items.len();
-            for mut item in items {
-                shift_locators(&mut item, rows_before, lines_before);
-                target.push(item);
+            let unlisted = total.checked_sub(listed).ok_or_else(|| malformed(name))?;
+            match self.list_mut(name) {
+                Some(target) => {
+                    for mut item in items {
+                        shift_locators(&mut item, rows_before, lines_before);
+                        target.push(item);
+                    }
+                    target.skip_many(unlisted);
+                }
+                // An accepted row is the row alone, with no locator.
+                None => {
+                    for item in items {
+                        self.accepted.push(ListedItem::Tree(item));
+                    }
+                    self.accepted.skip_many(unlisted);
+                }
             }
-            target.skip_many(total.checked_sub(listed).ok_or_else(|| malformed(name))?);
         }
         for (key, tally) in [
             ("by_code", &mut self.tallies.by_code),

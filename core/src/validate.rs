@@ -18,8 +18,9 @@ use crate::csv::{CsvRows, RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::{ErrorCode, ToolError};
 use crate::export::{self, Export, ExportFile, ExportRequest, QuarantineEntry};
 use crate::findings::{object, verdict, written_envelope, Finding, Locator, Severity};
-use crate::json_rows::{ColumnPositions, JsonCell};
+use crate::json_rows::{ColumnPositions, JsonCell, ObjectCells};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
+use crate::output::{ListedItem, Output};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
 use crate::py::value::{is_blank, present};
@@ -61,7 +62,9 @@ impl HeldRow {
 /// and tallies over every row, lists up to the cap.
 struct Outcome {
     rows_in: usize,
-    accepted: Capped<Value>,
+    /// Accepted rows as trees, or as their text in `accepted_text`.
+    accepted: Capped<ListedItem>,
+    accepted_text: Vec<u8>,
     quarantine: Capped<HeldRow>,
     flagged: Capped<HeldRow>,
     findings: Capped<Finding>,
@@ -80,6 +83,7 @@ impl Outcome {
         Outcome {
             rows_in: 0,
             accepted: listing.window("accepted").capped(),
+            accepted_text: Vec::new(),
             quarantine: listing.window("quarantine").capped(),
             flagged: listing.window("flagged").capped(),
             findings: listing.window("findings").capped(),
@@ -96,6 +100,7 @@ impl Outcome {
         let report = RowsReport {
             rows_in: self.rows_in,
             accepted: self.accepted,
+            accepted_text: self.accepted_text,
             quarantine: self.quarantine.map(HeldRow::into_json),
             flagged: self.flagged.map(HeldRow::into_json),
             findings: self.findings.map(|finding| finding.to_json()),
@@ -146,12 +151,6 @@ impl Outcome {
             self.note_column(fields, EXTRA_FIELDS_KEY);
         }
         self.widest_record = width;
-    }
-
-    /// Whether the next row shows in a list whatever its verdict (see
-    /// [`Outcome::lists`]: a flagged row shows in `accepted` too).
-    fn lists_every_row(&self) -> bool {
-        self.accepted.has_room() && self.quarantine.has_room()
     }
 
     /// Whether a row with this verdict and these findings will show in any
@@ -206,7 +205,19 @@ struct Plan<'f> {
     records: RecordReading,
     /// Where each field is in JSON row objects of the layout seen last.
     object_positions: ColumnPositions,
+    /// The allocation each JSON row's cells are read into, kept empty
+    /// between rows (see [`reuse`]).
+    json_cells: Vec<JsonCell<'static>>,
     count: CodeCount,
+}
+
+/// An empty vector of cells, for cells that borrow from another row's
+/// text: the same allocation, so that reading a row's cells allocates
+/// nothing. (The standard library collects in place when the items'
+/// layout is the same; were it not to, this would give an empty vector.)
+fn reuse<'b>(mut cells: Vec<JsonCell<'_>>) -> Vec<JsonCell<'b>> {
+    cells.clear();
+    cells.into_iter().map(|_| unreachable!("the vector is empty")).collect()
 }
 
 impl<'f> Plan<'f> {
@@ -216,6 +227,7 @@ impl<'f> Plan<'f> {
             row_key,
             records: RecordReading::Undecided,
             object_positions: ColumnPositions::default(),
+            json_cells: Vec::new(),
             count: CodeCount::default(),
         }
     }
@@ -226,7 +238,9 @@ enum RecordReading {
     /// No record has been seen yet.
     Undecided,
     /// From its fields: `positions[i]` is the header column of field `i`.
-    Fields(Vec<Option<usize>>),
+    /// A record that passes is written from its fields
+    /// ([`RecordRef::write_row`]) when the header names no column twice.
+    Fields { positions: Vec<Option<usize>>, writable: bool },
     /// Only from its row object: when a column is called
     /// [`EXTRA_FIELDS_KEY`], the object holds the extra fields under that
     /// name, so only the object says what the cell is.
@@ -239,9 +253,11 @@ impl RecordReading {
         if fields.iter().any(|field| clash(&field.name)) || header.iter().any(clash) {
             return RecordReading::RowObject;
         }
-        RecordReading::Fields(
-            fields.iter().map(|field| header.iter().position(|column| *column == field.name)).collect(),
-        )
+        let positions = fields.iter().map(|field| header.iter().position(|column| *column == field.name)).collect();
+        let mut names: Vec<&String> = header.iter().collect();
+        names.sort_unstable();
+        names.dedup();
+        RecordReading::Fields { positions, writable: names.len() == header.len() }
     }
 }
 
@@ -252,7 +268,7 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
     let counted = match &data {
         RowData::Json(Value::Object(row)) => {
             outcome.note_columns_of_object(fields, row);
-            plan.count.found.clear();
+            plan.count.start_row(false);
             Some(check_row(&mut plan.checks, index, &RowCells::Object(row), &mut plan.count))
         }
         RowData::Record(record) => {
@@ -260,28 +276,53 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
                 plan.records = RecordReading::for_header(fields, record.header);
             }
             match &plan.records {
-                RecordReading::Fields(positions) => {
+                RecordReading::Fields { positions, writable } => {
                     outcome.note_columns_of_record(fields, record);
-                    plan.count.found.clear();
+                    // As a JSON row object read from text, below.
+                    let writes = *writable && outcome.export.is_none() && outcome.accepted.has_room();
+                    plan.count.start_row(writes);
                     let cells = RowCells::Record { fields: record.fields, positions };
-                    Some(check_row(&mut plan.checks, index, &cells, &mut plan.count))
+                    let verdict = check_row(&mut plan.checks, index, &cells, &mut plan.count);
+                    if writes && verdict == RowVerdict::Pass {
+                        // A changed value's cell was not blank, so its column is there.
+                        for (at, _) in &mut plan.count.changed {
+                            *at = positions[*at].unwrap_or(usize::MAX);
+                        }
+                        let changed = &plan.count.changed;
+                        let item =
+                            ListedItem::written(&mut outcome.accepted_text, |out| record.write_row(out, changed));
+                        outcome.accepted.push(item);
+                        return;
+                    }
+                    Some(verdict)
                 }
                 RecordReading::Undecided | RecordReading::RowObject => None,
             }
         }
-        // Listed whatever its verdict: read once, as the row object it is.
-        RowData::Object(_) if outcome.lists_every_row() => None,
         // Its cells read from its text; a row whose keys must be read as a
         // tree (escaped or repeated) is checked in full, as it is listed.
-        RowData::Object(row) => row.cells().map(|object| {
-            let known = &mut plan.object_positions;
-            if known.refresh(&object, fields.iter().map(|field| field.name.as_str())) {
-                outcome.note_columns_of_keys(fields, object.keys());
+        RowData::Object(row) => match row.cells() {
+            Some(object) => {
+                let known = &mut plan.object_positions;
+                if known.refresh(&object, fields.iter().map(|field| field.name.as_str())) {
+                    outcome.note_columns_of_keys(fields, object.keys());
+                }
+                // A row that passes and is listed (not exported) is written
+                // from its text, with the values its coercions changed.
+                let writes = outcome.export.is_none() && outcome.accepted.has_room();
+                plan.count.start_row(writes);
+                let mut cells = reuse(std::mem::take(&mut plan.json_cells));
+                cells.extend((0..fields.len()).map(|i| known.cell(&object, i)));
+                let verdict = check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count);
+                plan.json_cells = reuse(cells);
+                if writes && verdict == RowVerdict::Pass {
+                    accept_written(plan, outcome, &object);
+                    return;
+                }
+                Some(verdict)
             }
-            plan.count.found.clear();
-            let cells: Vec<JsonCell<'_>> = (0..fields.len()).map(|i| known.cell(&object, i)).collect();
-            check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count)
-        }),
+            None => None,
+        },
         RowData::Json(_) => None,
     };
     // The record's fields as read, for an export's CSV files.
@@ -420,10 +461,24 @@ fn push_accepted(outcome: &mut Outcome, record: Option<&[Cow<'_, str>]>, cleaned
         export.accepted(record, &cleaned);
     }
     if outcome.accepted.has_room() {
-        outcome.accepted.push(cleaned);
+        outcome.accepted.push(ListedItem::Tree(cleaned));
     } else {
         outcome.accepted.skip();
     }
+}
+
+/// List a row object that passed, as its text with the values its
+/// coercions changed ([`CodeCount::changed`]): the text `serde_json` would
+/// write for the row [`cleaned_row`] makes, with no tree made.
+fn accept_written(plan: &mut Plan<'_>, outcome: &mut Outcome, object: &ObjectCells<'_>) {
+    // From the contract's fields to the row's members. A changed value's
+    // cell was not blank, so its column is there.
+    for (at, _) in &mut plan.count.changed {
+        *at = plan.object_positions.member(*at).unwrap_or(usize::MAX);
+    }
+    let changed = &plan.count.changed;
+    let item = ListedItem::written(&mut outcome.accepted_text, |out| object.write_compact(out, changed));
+    outcome.accepted.push(item);
 }
 
 /// Check every row `read` hands over, in order: counts and tallies over
@@ -692,7 +747,7 @@ fn paged_total(report: &RowsReport, list: &str) -> usize {
 
 /// The `validate_rows` tool, in a runtime that writes no files (`export`
 /// is refused).
-pub(crate) fn validate_rows(args: Arguments) -> Result<Value, ToolError> {
+pub(crate) fn validate_rows(args: Arguments) -> Result<Output, ToolError> {
     validate_rows_exporting(args, false).map(|(result, _)| result)
 }
 
@@ -757,7 +812,7 @@ impl Call {
 
     /// The result of the call, from what its rows gave; with the files of
     /// its `export`, if it has one.
-    fn result(&self, mut report: RowsReport, mut export: Option<Export>) -> (Value, Vec<ExportFile>) {
+    fn result(&self, mut report: RowsReport, mut export: Option<Export>) -> (Output, Vec<ExportFile>) {
         let listing = &self.listing;
         // A required column absent from every row usually means the wrong sheet or
         // header row was read: said once, not once per row.
@@ -813,6 +868,7 @@ impl Call {
             export.finish()
         });
         let contract = contract_echo(self.row_key.as_deref(), &self.fields, &self.table, &self.rules, self.mapped_from);
+        let (accepted_listed, _) = report.take_accepted();
         let mut summary = object([
             ("rows_in", report.rows_in.into()),
             ("accepted", accepted.into()),
@@ -828,7 +884,8 @@ impl Call {
         let payload = object([
             ("contract", Value::Object(contract)),
             ("summary", Value::Object(summary)),
-            ("accepted", Value::Array(report.accepted.into_items())),
+            // Written from the list, in its place (`output.rs`).
+            ("accepted", Value::Null),
             ("quarantine", Value::Array(report.quarantine.into_items())),
             ("flagged", Value::Array(report.flagged.into_items())),
             ("errors_by_column", Value::Object(report.tallies.by_column.to_json())),
@@ -844,14 +901,18 @@ impl Call {
             }
             None => Vec::new(),
         };
-        (written_envelope("validate_rows", ok, verdict, findings, findings_omitted, guidance, payload), files)
+        let body = written_envelope("validate_rows", ok, verdict, findings, findings_omitted, guidance, payload);
+        (Output::with_list(body, "accepted", accepted_listed), files)
     }
 }
 
 /// The `validate_rows` tool. When `exporting` (the host writes files), a
 /// call with `export` also gets the files of its whole split; otherwise
 /// `export` is an argument error.
-pub(crate) fn validate_rows_exporting(args: Arguments, exporting: bool) -> Result<(Value, Vec<ExportFile>), ToolError> {
+pub(crate) fn validate_rows_exporting(
+    args: Arguments,
+    exporting: bool,
+) -> Result<(Output, Vec<ExportFile>), ToolError> {
     let (call, source, export) = Call::bind(args, exporting)?;
     let outcome = check_rows(&call, export, |visit| source.for_each(visit).map(drop))?;
     let (report, export) = outcome.into_report();
@@ -928,7 +989,7 @@ pub(crate) fn validate_rows_part(args: Arguments, head: Option<&str>) -> Result<
 /// rows' parts, in order, from [`validate_rows_part`]; `args` are the
 /// call's arguments (without its rows). The same result, byte for byte, as
 /// checking the whole text at once.
-pub(crate) fn validate_rows_merged(args: Arguments, parts: Vec<Value>) -> Result<Value, ToolError> {
+pub(crate) fn validate_rows_merged(args: Arguments, parts: Vec<Value>) -> Result<Output, ToolError> {
     let (call, _, _) = Call::bind(args, false)?;
     let mut report = RowsReport::empty(&call.listing);
     let mut lines = 0;
@@ -938,4 +999,22 @@ pub(crate) fn validate_rows_merged(args: Arguments, parts: Vec<Value>) -> Result
             .map_err(|message| ToolError::for_argument(ErrorCode::InvalidArgument, "parts", message))?;
     }
     Ok(call.result(report, None).0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_read_into_the_allocation_of_the_row_before() {
+        // `reuse` is worth having only if the standard library collects in
+        // place: a row's cells would otherwise be a new allocation each.
+        let text = String::from("x");
+        let mut cells: Vec<JsonCell<'_>> = Vec::with_capacity(8);
+        cells.push(JsonCell::Text(Cow::Borrowed(&text)));
+        let before = cells.as_ptr() as usize;
+        let reused: Vec<JsonCell<'static>> = reuse(cells);
+        assert!(reused.is_empty());
+        assert_eq!((reused.as_ptr() as usize, reused.capacity()), (before, 8));
+    }
 }

@@ -10,6 +10,11 @@
 use serde_json::{json, Value};
 use validation_core::{call_tool_exporting, call_tool_owned, read_csv, ExportFile};
 
+/// `validate_rows` with `export`: the result as a tree, and the files.
+fn exporting(args: Value, csv: Option<Vec<u8>>) -> Result<(Value, Vec<ExportFile>), validation_core::ToolError> {
+    call_tool_exporting("validate_rows", args, csv).map(|(result, files)| (result.into_value(), files))
+}
+
 /// A deterministic generator, so a failure names a reproducible input.
 struct Rng(u64);
 
@@ -110,7 +115,7 @@ fn json_rows_export_exactly_the_uncapped_lists() {
         let rows = rows(&mut rng, count);
         let mut with_export = json!({"rows": rows, "columns": columns(), "max_listed": 3});
         with_export["export"] = json!({"dir": "out"});
-        let (result, files) = call_tool_exporting("validate_rows", with_export, None).unwrap();
+        let (result, files) = exporting(with_export, None).unwrap();
         let whole = uncapped(&json!({"rows": rows, "columns": columns()}));
         check_described(&result, &files);
         assert_eq!(result["export"]["format"], "jsonl");
@@ -136,7 +141,7 @@ fn a_csv_input_is_split_into_its_own_records() {
         let text = csv_of(&rows(&mut rng, count));
         let input = read_csv(&text).unwrap();
         let args = json!({"columns": columns(), "max_listed": 2, "export": {"dir": "runs/a"}});
-        let (result, files) = call_tool_exporting("validate_rows", args, Some(text.clone().into_bytes())).unwrap();
+        let (result, files) = exporting(args, Some(text.clone().into_bytes())).unwrap();
         let whole = uncapped(&json!({"csv": text, "columns": columns()}));
         check_described(&result, &files);
         assert_eq!(result["export"]["format"], "csv");
@@ -205,7 +210,7 @@ fn the_files_do_not_depend_on_what_the_result_lists() {
         plain.as_object_mut().unwrap().remove("export");
         plain["csv"] = text.clone().into();
         let plain = uncapped(&plain);
-        let (mut result, files) = call_tool_exporting("validate_rows", args, Some(text.clone().into_bytes())).unwrap();
+        let (mut result, files) = exporting(args, Some(text.clone().into_bytes())).unwrap();
         let guidance = result["guidance"].as_str().unwrap().to_owned();
         let plain_guidance = plain["guidance"].as_str().unwrap();
         assert!(guidance.starts_with(plain_guidance), "{listing}: {guidance}");
@@ -223,7 +228,7 @@ fn the_files_do_not_depend_on_what_the_result_lists() {
 #[test]
 fn rows_that_are_not_objects_go_to_the_quarantine_file() {
     let args = json!({"rows": [{"id": "INV-001"}, 5, "text", null], "columns": columns(), "export": {"dir": "x"}});
-    let (_, files) = call_tool_exporting("validate_rows", args.clone(), None).unwrap();
+    let (_, files) = exporting(args.clone(), None).unwrap();
     let mut plain = args;
     plain.as_object_mut().unwrap().remove("export");
     let whole = uncapped(&plain);
@@ -239,7 +244,7 @@ fn whole_table_findings_come_last_in_the_findings_file() {
         "table": {"row_count": {"min": 5}, "columns": "exact"},
         "export": {"dir": "x"}
     });
-    let (result, files) = call_tool_exporting("validate_rows", args, None).unwrap();
+    let (result, files) = exporting(args, None).unwrap();
     let findings = jsonl(&files[2]);
     let codes: Vec<&str> = findings.iter().map(|finding| finding["code"].as_str().unwrap()).collect();
     // Row 1 repeats row 0's id; then the table is too small and declares
@@ -268,7 +273,7 @@ fn without_a_host_that_writes_export_is_an_argument_error() {
 #[test]
 fn the_result_describes_the_request() {
     let args = json!({"rows": [{"id": "INV-001"}], "columns": columns(), "export": {"dir": "a/b", "overwrite": true}});
-    let (result, _) = call_tool_exporting("validate_rows", args, None).unwrap();
+    let (result, _) = exporting(args, None).unwrap();
     assert_eq!(result["export"]["dir"], "a/b");
     assert_eq!(result["export"]["overwrite"], true);
     let lists: Vec<&str> =

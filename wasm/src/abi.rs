@@ -107,7 +107,7 @@ pub fn call(tool: &[u8], args_json: &[u8]) -> Vec<u8> {
 /// without a growing buffer (see `chunked.rs`).
 pub fn call_parsed(tool: &[u8], args: Result<validation_core::Arguments, ToolError>) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
-    encoded(args.and_then(|args| validation_core::call_tool_owned(&name, args)))
+    encoded(args.and_then(|args| validation_core::call_tool_output(&name, args)))
 }
 
 /// [`call_parsed`] with the `csv` argument given beside the others as raw
@@ -160,7 +160,7 @@ pub fn call_part(
     csv: Option<Vec<u8>>,
 ) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
-    encoded(args.and_then(|args| validation_core::call_part(&name, args, head, csv)))
+    encoded(args.and_then(|args| validation_core::call_part(&name, args, head, csv).map(validation_core::Output::from)))
 }
 
 /// A call's result from its parts' reports (see `mcpv_merge`).
@@ -170,7 +170,7 @@ pub fn merge(tool: &[u8], args: Result<validation_core::Arguments, ToolError>, p
 }
 
 /// A result buffer: status 0 and the JSON, or status 1 and the argument error.
-fn encoded(result: Result<serde_json::Value, ToolError>) -> Vec<u8> {
+fn encoded(result: Result<validation_core::Output, ToolError>) -> Vec<u8> {
     match result {
         Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
         Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),

@@ -11,7 +11,7 @@
 use std::io;
 use std::mem;
 
-use serde_json::Value;
+use validation_core::Output;
 
 /// Size of a full chunk. The first chunk grows to it as a `Vec` would, so a
 /// small result does not take a whole chunk.
@@ -57,21 +57,22 @@ impl io::Write for Chunks {
     }
 }
 
-/// `prefix`, then the compact JSON text of `value` (as `Value::to_string`
-/// writes it), in one buffer of exactly that length. `value` is dropped as
-/// soon as it is written.
-pub(crate) fn prefixed_json(prefix: u8, value: Value) -> Vec<u8> {
-    json_after(&[prefix], value)
+/// `prefix`, then the compact JSON text of `result` (as
+/// `Output`'s `Display` writes it), in one buffer of exactly that
+/// length. `result` is dropped as soon as it is written.
+pub(crate) fn prefixed_json(prefix: u8, result: impl Into<Output>) -> Vec<u8> {
+    json_after(&[prefix], result)
 }
 
-/// The bytes `prefix`, then the compact JSON text of `value`, as
+/// The bytes `prefix`, then the compact JSON text of `result`, as
 /// [`prefixed_json`] writes them.
-pub(crate) fn json_after(prefix: &[u8], value: Value) -> Vec<u8> {
+pub(crate) fn json_after(prefix: &[u8], result: impl Into<Output>) -> Vec<u8> {
+    let result = result.into();
     let mut chunks = Chunks::default();
-    // Writing to memory cannot fail, and a `Value` always serialises (its
+    // Writing to memory cannot fail, and a result always serialises (its
     // keys are strings and its numbers finite).
-    serde_json::to_writer(&mut chunks, &value).expect("a JSON value serialises to memory");
-    drop(value);
+    result.write_to(&mut chunks).expect("a result writes to memory");
+    drop(result);
     let mut out = Vec::with_capacity(prefix.len() + chunks.len);
     out.extend_from_slice(prefix);
     for chunk in chunks.full.into_iter().chain([chunks.current]) {
@@ -83,7 +84,7 @@ pub(crate) fn json_after(prefix: &[u8], value: Value) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     #[test]
     fn the_text_is_what_to_string_writes_behind_the_prefix() {

@@ -206,6 +206,22 @@ pub(crate) fn iso_date(y: i32, m: u32, d: u32) -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// Whether `text` is [`iso_date`]`(y, m, d)`, found without writing it:
+/// four digits, two and two, with dashes between, reading as that date.
+/// (`y` is at most 9999 for a date: then the text has no other form.)
+pub(crate) fn is_iso_date(text: &str, y: i32, m: u32, d: u32) -> bool {
+    let bytes = text.as_bytes();
+    let number = |range: std::ops::Range<usize>| {
+        bytes[range].iter().try_fold(0u32, |n, &b| b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0')))
+    };
+    bytes.len() == 10
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && number(0..4).is_some_and(|year| i64::from(year) == i64::from(y))
+        && number(5..7) == Some(m)
+        && number(8..10) == Some(d)
+}
+
 /// Hour, minute, second and microsecond as parsed, before range checks.
 #[derive(Debug, Default, Clone, Copy)]
 struct Clock {
@@ -556,9 +572,36 @@ fn parse_fraction(bytes: &[u8], start: usize, end: usize) -> Option<(u32, usize)
 #[cfg(test)]
 mod tests {
     use super::{
-        dashed_date, date_fromisoformat, datetime_fromisoformat, datetime_fromisoformat_date, iso_date,
+        dashed_date, date_fromisoformat, datetime_fromisoformat, datetime_fromisoformat_date, is_iso_date, iso_date,
         parse_isoformat_date,
     };
+
+    #[test]
+    fn a_text_is_an_iso_date_exactly_when_iso_date_writes_it() {
+        // Every text `date.fromisoformat` reads as 2024-07-21 or 0001-02-03
+        // (Python 3.11 reads the basic form and week dates too), and near misses.
+        let texts = [
+            "2024-07-21",
+            "20240721",
+            "2024-W29-7",
+            "2024-203",
+            " 2024-07-21",
+            "2024-07-21 ",
+            "2024-7-21",
+            "2024-07-1",
+            "0001-02-03",
+            "1-02-03",
+            "2024/07/21",
+            "2024-07-2x",
+            "+024-07-21",
+            "2024-07-21T00:00",
+        ];
+        for (y, m, d) in [(2024, 7, 21), (1, 2, 3), (2024, 7, 12), (2023, 7, 21)] {
+            for text in texts {
+                assert_eq!(is_iso_date(text, y, m, d), text == iso_date(y, m, d), "{text} as {y}-{m}-{d}");
+            }
+        }
+    }
 
     #[test]
     fn a_dashed_date_reads_as_the_general_reader_reads_it() {

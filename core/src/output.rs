@@ -1,0 +1,187 @@
+//! A tool's result, as it is written out: a JSON tree, in which one list
+//! may hold items that are already written as text.
+//!
+//! A `validate_rows` call that lists every row (the reference's, with no
+//! `max_listed`) returns each accepted row as it came in, with its
+//! coercions applied. Built as a `serde_json` tree, each such row was an
+//! ordered map with a hashed index, owned keys and owned strings, made,
+//! written once and freed: most of the call's time on 100,000 rows. A row
+//! read from JSON text is instead written straight from its text
+//! (`json_rows.rs`), into one buffer, and [`Output`] writes the result
+//! around it. The text is what `serde_json` writes for the tree it stands
+//! for, so the result is the same, byte for byte; [`Output::into_value`]
+//! gives the tree for a caller that wants one.
+
+use std::{fmt, io};
+
+use serde_json::Value;
+
+/// An item of a written list: a tree, or text already written.
+pub(crate) enum ListedItem {
+    Tree(Value),
+    /// Compact JSON text: these bytes of [`WrittenList::text`].
+    Text {
+        start: usize,
+        end: usize,
+    },
+}
+
+/// A list whose items may be text, which is held in one buffer.
+pub(crate) struct WrittenList {
+    items: Vec<ListedItem>,
+    text: Vec<u8>,
+}
+
+impl ListedItem {
+    /// A text item, written by `write` at the end of `text`, the buffer
+    /// of the list it goes in: it must write one JSON value, compact, as
+    /// `serde_json` writes the tree it stands for.
+    pub(crate) fn written(text: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) -> Self {
+        let start = text.len();
+        write(text);
+        ListedItem::Text { start, end: text.len() }
+    }
+}
+
+impl WrittenList {
+    /// The list of `items`, whose text items were written into `text`, in order.
+    pub(crate) fn new(items: Vec<ListedItem>, text: Vec<u8>) -> Self {
+        WrittenList { items, text }
+    }
+
+    /// The items as trees (each text read back).
+    pub(crate) fn into_values(self) -> Vec<Value> {
+        let text = self.text;
+        self.items
+            .into_iter()
+            .map(|item| match item {
+                ListedItem::Tree(value) => value,
+                ListedItem::Text { start, end } => parse_written(&text[start..end]),
+            })
+            .collect()
+    }
+
+    fn write_to<W: io::Write>(&self, out: &mut W) -> io::Result<()> {
+        out.write_all(b"[")?;
+        for (at, item) in self.items.iter().enumerate() {
+            if at > 0 {
+                out.write_all(b",")?;
+            }
+            match item {
+                ListedItem::Tree(value) => serde_json::to_writer(&mut *out, value)?,
+                ListedItem::Text { start, end } => out.write_all(&self.text[*start..*end])?,
+            }
+        }
+        out.write_all(b"]")
+    }
+}
+
+/// Text this module wrote as JSON, read back.
+fn parse_written(text: &[u8]) -> Value {
+    // Written by `serde_json` or as it writes: it reads.
+    serde_json::from_slice(text).expect("written JSON reads back")
+}
+
+/// A tool's result: its JSON, written with [`Output::write_to`].
+pub struct Output {
+    body: Value,
+    /// A member of `body` (an object) whose value is this list: `body`
+    /// holds `null` in its place, so the members keep their order.
+    list: Option<(&'static str, WrittenList)>,
+}
+
+/// The result as compact JSON text, as [`Output::write_to`] writes it.
+impl fmt::Display for Output {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = Vec::new();
+        // Writing to memory cannot fail, and a tree always serialises (its
+        // keys are strings, its numbers finite).
+        self.write_to(&mut text).map_err(|_| fmt::Error)?;
+        // Written from UTF-8 text and `serde_json`'s UTF-8 output.
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl From<Value> for Output {
+    fn from(body: Value) -> Self {
+        Output { body, list: None }
+    }
+}
+
+impl Output {
+    /// The object `body` with its member `key` (present, its value a
+    /// placeholder) written as `list`.
+    pub(crate) fn with_list(body: Value, key: &'static str, list: WrittenList) -> Self {
+        debug_assert!(body.get(key).is_some(), "the list's member is in the body");
+        Output { body, list: Some((key, list)) }
+    }
+
+    /// Write the result as compact JSON text: what `serde_json` writes for
+    /// [`Output::into_value`]'s tree.
+    pub fn write_to<W: io::Write>(&self, mut out: W) -> io::Result<()> {
+        let (Value::Object(body), Some((list_key, list))) = (&self.body, &self.list) else {
+            return Ok(serde_json::to_writer(out, &self.body)?);
+        };
+        out.write_all(b"{")?;
+        for (at, (key, value)) in body.iter().enumerate() {
+            if at > 0 {
+                out.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut out, key)?;
+            out.write_all(b":")?;
+            if key == list_key {
+                list.write_to(&mut out)?;
+            } else {
+                serde_json::to_writer(&mut out, value)?;
+            }
+        }
+        out.write_all(b"}")
+    }
+
+    /// The result as a tree.
+    pub fn into_value(self) -> Value {
+        let mut body = self.body;
+        if let (Some((key, list)), Value::Object(members)) = (self.list, &mut body) {
+            if let Some(slot) = members.get_mut(key) {
+                *slot = Value::Array(list.into_values());
+            }
+        }
+        body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_written_list_is_written_in_place_and_reads_back_as_its_tree() {
+        let mut text = Vec::new();
+        let items = vec![
+            ListedItem::written(&mut text, |out| out.extend_from_slice(br#"{"a":1,"b":"x"}"#)),
+            ListedItem::Tree(json!({"b": 2.5})),
+            ListedItem::written(&mut text, |out| out.extend_from_slice(b"[]")),
+            ListedItem::written(&mut text, |out| out.extend_from_slice("\"café\"".as_bytes())),
+        ];
+        let list = WrittenList::new(items, text);
+        let body = json!({"first": "é\n", "rows": null, "last": [1.0, -0.0]});
+        let output = Output::with_list(body, "rows", list);
+        let expected = json!({
+            "first": "é\n",
+            "rows": [{"a": 1, "b": "x"}, {"b": 2.5}, [], "café"],
+            "last": [1.0, -0.0]
+        });
+        assert_eq!(output.to_string(), expected.to_string());
+        assert_eq!(output.into_value(), expected);
+    }
+
+    #[test]
+    fn an_empty_list_and_a_plain_tree_write_as_serde_json_does() {
+        let output = Output::with_list(json!({"rows": null, "n": 0}), "rows", WrittenList::new(Vec::new(), Vec::new()));
+        assert_eq!(output.to_string(), r#"{"rows":[],"n":0}"#);
+        let tree = json!({"b": 20.0, "a": [20, "x"]});
+        assert_eq!(Output::from(tree.clone()).to_string(), tree.to_string());
+        assert_eq!(Output::from(tree.clone()).into_value(), tree);
+    }
+}
