@@ -33,6 +33,7 @@ mod pretty;
 #[allow(unsafe_code)]
 pub mod sandbox;
 pub mod server;
+mod structured_text;
 pub mod tools;
 pub mod transport;
 

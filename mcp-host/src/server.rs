@@ -23,6 +23,7 @@ use crate::budget::{self, CallBudget};
 use crate::json_shape::Outline;
 use crate::output_files::OutputError;
 use crate::sandbox::{parse_result, Answer, CallInput, Module, Outcome, Sandbox, SandboxError};
+use crate::structured_text::CarriesText;
 use crate::tools;
 
 /// The reference's server name; hosts and logs know the server by it.
@@ -98,16 +99,19 @@ impl ValidationServer {
     /// blocking step, within the call's deadline (which covers the file read
     /// as well as the module) and stopped by `cancelled`.
     pub async fn call(&self, name: &str, arguments: Arc<str>, cancelled: impl Future<Output = ()>) -> CallToolResult {
-        self.call_reserved(name, arguments.into(), None, cancelled).await
+        self.call_reserved(name, arguments.into(), None, false, cancelled).await
     }
 
     /// [`ValidationServer::call`], with the arguments' bytes perhaps
-    /// reserved already (by the HTTP transport, before it read the body).
+    /// reserved already (by the HTTP transport, before it read the body),
+    /// and the result's structured content carried as text when the
+    /// transport `carries` it (`structured_text.rs`).
     async fn call_reserved(
         &self,
         name: &str,
         arguments: RawArguments,
         held: Option<budget::Reservation>,
+        carries: bool,
         cancelled: impl Future<Output = ()>,
     ) -> CallToolResult {
         tokio::pin!(cancelled);
@@ -134,7 +138,7 @@ impl ValidationServer {
             if let Err(busy) = reserved.try_grow(file_bytes as u64) {
                 return stopped(&tool, &SandboxError::Busy(busy));
             }
-            let result = run_module(&module, &tool, args, deadline, stop);
+            let result = run_module(&module, &tool, args, deadline, stop, carries);
             drop((reserved, slot));
             if large || file_bytes >= LARGE_CALL_BYTES {
                 budget::release_freed_memory();
@@ -171,11 +175,18 @@ impl ValidationServer {
 }
 
 /// Run the module on the prepared arguments, and render its answer.
-fn run_module(module: &Module, tool: &str, args: CallInput, deadline: Instant, stop: &StopFlag) -> CallToolResult {
+fn run_module(
+    module: &Module,
+    tool: &str,
+    args: CallInput,
+    deadline: Instant,
+    stop: &StopFlag,
+    carries: bool,
+) -> CallToolResult {
     match module.call(tool, args, deadline, stop) {
         Ok(outcome) => {
             log_call(tool, &outcome);
-            render(tool, outcome.answer)
+            render(tool, outcome.answer, carries)
         }
         // Set when whoever waited has answered (and logged) already.
         Err(_) if stop.is_set() => error_result(tool, "the call was stopped", None),
@@ -225,7 +236,8 @@ impl ServerHandler for ValidationServer {
             None => Arc::<str>::from(Value::Object(request.arguments.unwrap_or_default()).to_string()).into(),
         };
         let held = held_reservation(&context);
-        Ok(self.call_reserved(&name, arguments, held, context.ct.cancelled()).await.into())
+        let carries = context.extensions.get::<CarriesText>().is_some();
+        Ok(self.call_reserved(&name, arguments, held, carries, context.ct.cancelled()).await.into())
     }
 }
 
@@ -257,25 +269,26 @@ fn log_call(name: &str, outcome: &Outcome) {
 }
 
 /// The module's answer as an MCP result: `structuredContent` as the module
-/// wrote it, and the reference SDK's text copy (the same JSON indented by two
-/// spaces, made from the text without a second tree).
-fn render(name: &str, answer: Answer) -> CallToolResult {
+/// wrote it (as its text, which the transport writes in place, when it
+/// `carries` it), and the reference SDK's text copy (the same JSON indented
+/// by two spaces, made from the text without a tree).
+fn render(name: &str, answer: Answer, carries: bool) -> CallToolResult {
     match answer {
         Answer::Result(json) => {
-            let rendered = parse_result(json.as_bytes()).and_then(|value| {
-                let text = crate::pretty::pretty(&json)
-                    .ok_or_else(|| "the result is not one compact JSON object".to_owned())?;
-                Ok((value, text))
-            });
-            match rendered {
-                Ok((value, text)) => {
-                    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-                    result.structured_content = Some(value);
-                    result
+            // `pretty` checks that the text is one compact JSON object.
+            let Some(text) = crate::pretty::pretty(&json) else {
+                return broken(name, "the result is not one compact JSON object".to_owned());
+            };
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+            if carries {
+                crate::structured_text::carry(&mut result, json);
+            } else {
+                match parse_result(json.as_bytes()) {
+                    Ok(value) => result.structured_content = Some(value),
+                    Err(why) => return broken(name, why),
                 }
-                // A module that wrote no JSON broke the ABI, as a trap does.
-                Err(why) => sandbox_error_result(name, &SandboxError::Trapped(why)),
             }
+            result
         }
         Answer::ArgumentError(err) => {
             let details =
@@ -285,6 +298,11 @@ fn render(name: &str, answer: Answer) -> CallToolResult {
         // The result describes files that are not there: not returned.
         Answer::NotWritten(err) => error_result(name, &err.message, Some(output_details(&err))),
     }
+}
+
+/// A module that wrote no JSON broke the ABI, as a trap does.
+fn broken(name: &str, why: String) -> CallToolResult {
+    sandbox_error_result(name, &SandboxError::Trapped(why))
 }
 
 /// The machine-readable details of an export that was not written.

@@ -157,6 +157,8 @@ fn call_keeping_arguments(text: &str) -> Option<ClientJsonRpcMessage> {
         return None;
     };
     call.extensions.insert(arguments);
+    // This transport writes each reply line itself (`structured_text.rs`).
+    call.extensions.insert(crate::structured_text::CarriesText);
     Some(message)
 }
 

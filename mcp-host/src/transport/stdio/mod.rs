@@ -92,7 +92,7 @@ impl Output {
         self.in_flight.answered(&message);
         let small = is_small(&message);
         let to_line = move || {
-            let mut line = serde_json::to_vec(&message)?;
+            let mut line = crate::structured_text::reply_line(message)?;
             line.push(b'\n');
             Ok::<_, serde_json::Error>(line)
         };
