@@ -10,6 +10,7 @@ use crate::entities::{group_by_key, read_keys, KeyedPlace};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Severity};
 use crate::listing::{self, Listing};
+use crate::output::Output;
 use crate::py::repr::repr_str;
 use crate::py::text;
 use crate::source::cap_vec;
@@ -80,7 +81,7 @@ count_distinct(rows, key=\"customer_id\")",
 }
 
 /// The `count_distinct` tool.
-pub(crate) fn count_distinct(args: Arguments) -> Result<Value, ToolError> {
+pub(crate) fn count_distinct(args: Arguments) -> Result<Output, ToolError> {
     let mut reader = ArgReader::of_arguments(args)?;
     let source = reader.row_source();
     let key = reader.string("key");

@@ -18,6 +18,7 @@ use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::near_match::{Clustering, Signature};
+use crate::output::Output;
 use crate::py::format::{format_2f, format_g, round_to};
 use crate::py::repr::{repr, repr_str};
 use crate::py::text;
@@ -496,12 +497,12 @@ report a deduplicated count as if the merge had happened.",
 }
 
 /// The `duplicate_report` tool.
-pub(crate) fn duplicate_report(args: Arguments) -> Result<Value, ToolError> {
+pub(crate) fn duplicate_report(args: Arguments) -> Result<Output, ToolError> {
     report_with(args, crate::near_match::clusters)
 }
 
 /// `duplicate_report` with `cluster` finding the near matches.
-fn report_with(args: Arguments, cluster: Clustering) -> Result<Value, ToolError> {
+fn report_with(args: Arguments, cluster: Clustering) -> Result<Output, ToolError> {
     let (source, request, given_key) = request(args)?;
     let read = read_rows(&source, &request.key, request.case_sensitive)?;
     let report = find_groups(&read, &request, cluster);

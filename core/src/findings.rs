@@ -5,7 +5,10 @@
 //! [`Finding`] with a stable code, a message and a [`Locator`], and the tool
 //! returns `ok: false`.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
+
+use crate::output::{ListedItem, Output, WrittenList};
 
 /// How much a finding matters. Three levels so a caller makes one decision:
 /// `error` cannot be trusted as-is, `warning` should be looked at, `info` is context.
@@ -56,38 +59,62 @@ impl Locator {
         Locator { movement_index: Some(movement_index), side: Some("movements"), ..Locator::default() }
     }
 
-    /// Zero-based indexes for machines, one-based numbers for people: a
-    /// validation report is read by both, so both are always given together.
+    /// The locator as a JSON object (see its `Serialize`).
     pub(crate) fn to_json(&self) -> Map<String, Value> {
-        let mut out = Map::new();
+        match serde_json::to_value(self) {
+            Ok(Value::Object(map)) => map,
+            _ => Map::new(),
+        }
+    }
+
+    /// Whether the locator says nothing (its JSON object is empty).
+    fn is_empty(&self) -> bool {
+        let Locator { row_index, line, row_key, column, first_row_index, rule, movement_index, side } = self;
+        row_index.is_none()
+            && line.is_none()
+            && row_key.is_none()
+            && column.is_none()
+            && first_row_index.is_none()
+            && rule.is_none()
+            && movement_index.is_none()
+            && side.is_none()
+    }
+}
+
+/// Zero-based indexes for machines, one-based numbers for people: a
+/// validation report is read by both, so both are always given together.
+/// Only the parts that are there are written.
+impl Serialize for Locator {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
         if let Some(index) = self.row_index {
-            out.insert("row_index".into(), index.into());
-            out.insert("row_number".into(), (index + 1).into());
+            map.serialize_entry("row_index", &index)?;
+            map.serialize_entry("row_number", &(index + 1))?;
         }
         if let Some(line) = self.line {
-            out.insert("line".into(), line.into());
+            map.serialize_entry("line", &line)?;
         }
         if let Some(key) = &self.row_key {
-            out.insert("row_key".into(), key.clone().into());
+            map.serialize_entry("row_key", key)?;
         }
         if let Some(column) = &self.column {
-            out.insert("column".into(), column.clone().into());
+            map.serialize_entry("column", column)?;
         }
         if let Some(index) = self.first_row_index {
-            out.insert("first_row_index".into(), index.into());
-            out.insert("first_row_number".into(), (index + 1).into());
+            map.serialize_entry("first_row_index", &index)?;
+            map.serialize_entry("first_row_number", &(index + 1))?;
         }
         if let Some(rule) = &self.rule {
-            out.insert("rule".into(), rule.clone().into());
+            map.serialize_entry("rule", rule)?;
         }
         if let Some(index) = self.movement_index {
-            out.insert("movement_index".into(), index.into());
-            out.insert("movement_number".into(), (index + 1).into());
+            map.serialize_entry("movement_index", &index)?;
+            map.serialize_entry("movement_number", &(index + 1))?;
         }
         if let Some(side) = self.side {
-            out.insert("side".into(), side.into());
+            map.serialize_entry("side", side)?;
         }
-        out
+        map.end()
     }
 }
 
@@ -136,27 +163,17 @@ impl Finding {
         self.locator.as_ref().and_then(|locator| locator.column.as_deref()).filter(|c| !c.is_empty())
     }
 
+    /// The finding as a JSON object (see its `Serialize`).
     pub(crate) fn to_json(&self) -> Value {
-        let mut out = Map::new();
-        out.insert("code".into(), self.code.into());
-        out.insert("severity".into(), self.severity.as_str().into());
-        out.insert("message".into(), self.message.clone().into());
-        if let Some(locator) = &self.locator {
-            let locator = locator.to_json();
-            if !locator.is_empty() {
-                out.insert("locator".into(), Value::Object(locator));
-            }
-        }
-        if let Some(value) = &self.value {
-            out.insert("value".into(), value.clone());
-        }
-        if let Some(expected) = &self.expected {
-            out.insert("expected".into(), expected.clone());
-        }
-        if let Some(guidance) = self.guidance {
-            out.insert("guidance".into(), guidance.into());
-        }
-        Value::Object(out)
+        // A finding's keys are strings and its numbers finite.
+        serde_json::to_value(self).expect("a finding serialises")
+    }
+
+    /// The finding as compact JSON text at the end of `out`, as
+    /// `serde_json` writes [`Finding::to_json`].
+    pub(crate) fn write_json(&self, out: &mut Vec<u8>) {
+        // Writing to memory cannot fail; a finding always serialises.
+        serde_json::to_writer(out, self).expect("a finding serialises");
     }
 
     /// A one-line summary, `column: message` when a column is known.
@@ -165,6 +182,30 @@ impl Finding {
             Some(column) => format!("{column}: {}", self.message),
             None => self.message.clone(),
         }
+    }
+}
+
+/// `code`, `severity`, `message`, then what is known of `locator` (left out
+/// when it says nothing), `value`, `expected` and `guidance`.
+impl Serialize for Finding {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("code", self.code)?;
+        map.serialize_entry("severity", self.severity.as_str())?;
+        map.serialize_entry("message", &self.message)?;
+        if let Some(locator) = self.locator.as_ref().filter(|locator| !locator.is_empty()) {
+            map.serialize_entry("locator", locator)?;
+        }
+        if let Some(value) = &self.value {
+            map.serialize_entry("value", value)?;
+        }
+        if let Some(expected) = &self.expected {
+            map.serialize_entry("expected", expected)?;
+        }
+        if let Some(guidance) = self.guidance {
+            map.serialize_entry("guidance", guidance)?;
+        }
+        map.end()
     }
 }
 
@@ -233,12 +274,12 @@ pub(crate) fn envelope(
     guidance: String,
     payload: Map<String, Value>,
 ) -> Value {
-    abridged_envelope(tool, ok, verdict, findings, 0, guidance, payload)
+    abridged_envelope(tool, ok, verdict, findings, 0, guidance, payload).into_value()
 }
 
 /// [`envelope`] for a result whose findings list was capped:
 /// `finding_count` still counts every finding, and `findings_omitted` says
-/// how many are not listed.
+/// how many are not listed. The findings are written straight to text.
 pub(crate) fn abridged_envelope(
     tool: &str,
     ok: bool,
@@ -247,9 +288,12 @@ pub(crate) fn abridged_envelope(
     findings_omitted: usize,
     guidance: String,
     payload: Map<String, Value>,
-) -> Value {
-    let findings = findings.iter().map(Finding::to_json).collect();
-    written_envelope(tool, ok, verdict, findings, findings_omitted, guidance, payload)
+) -> Output {
+    let mut body = written_envelope(tool, ok, verdict, Vec::new(), findings_omitted, guidance, payload);
+    body["finding_count"] = (findings.len() + findings_omitted).into();
+    let mut text = Vec::new();
+    let listed = findings.iter().map(|finding| ListedItem::written(&mut text, |out| finding.write_json(out))).collect();
+    Output::from(body).with_list("findings", WrittenList::new(listed, text))
 }
 
 /// [`abridged_envelope`] with the findings it lists already written as JSON.

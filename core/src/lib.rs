@@ -87,9 +87,9 @@ pub fn call_tool_output(name: &str, args: impl Into<Arguments>) -> Result<Output
     let args = args.into();
     match name {
         "validate_rows" => validate::validate_rows(args),
-        "reconcile" => reconcile::reconcile(args.into_value()).map(Output::from),
-        "count_distinct" => count_distinct::count_distinct(args).map(Output::from),
-        "duplicate_report" => duplicates::duplicate_report(args).map(Output::from),
+        "reconcile" => reconcile::reconcile(args.into_value()),
+        "count_distinct" => count_distinct::count_distinct(args),
+        "duplicate_report" => duplicates::duplicate_report(args),
         "inspect_dataset" => inspect::inspect_dataset(args.into_value()).map(Output::from),
         other => Err(ToolError::new(ErrorCode::UnknownTool, format!("Unknown tool: {other}"))),
     }
@@ -235,17 +235,17 @@ pub fn validate_rows(args: &Value) -> Result<Value, ToolError> {
 
 /// `reconcile`: check opening + movements = closing and explain the variance.
 pub fn reconcile(args: &Value) -> Result<Value, ToolError> {
-    reconcile::reconcile(args.clone())
+    reconcile::reconcile(args.clone()).map(Output::into_value)
 }
 
 /// `count_distinct`: distinct entities on a stable key versus rows.
 pub fn count_distinct(args: &Value) -> Result<Value, ToolError> {
-    count_distinct::count_distinct(args.clone().into())
+    count_distinct::count_distinct(args.clone().into()).map(Output::into_value)
 }
 
 /// `duplicate_report`: suspected duplicate groups for human review; never merges.
 pub fn duplicate_report(args: &Value) -> Result<Value, ToolError> {
-    duplicates::duplicate_report(args.clone().into())
+    duplicates::duplicate_report(args.clone().into()).map(Output::into_value)
 }
 
 /// `inspect_dataset`: profile the rows, report what is wrong whatever the

@@ -1,4 +1,4 @@
-//! A tool's result, as it is written out: a JSON tree, in which one list
+//! A tool's result, as it is written out: a JSON tree, in which some lists
 //! may hold items that are already written as text.
 //!
 //! A `validate_rows` call that lists every row (the reference's, with no
@@ -8,9 +8,11 @@
 //! written once and freed: most of the call's time on 100,000 rows. A row
 //! read from JSON text is instead written straight from its text
 //! (`json_rows.rs`), into one buffer, and [`Output`] writes the result
-//! around it. The text is what `serde_json` writes for the tree it stands
-//! for, so the result is the same, byte for byte; [`Output::into_value`]
-//! gives the tree for a caller that wants one.
+//! around it. Findings, and `reconcile`'s movements, are written the same
+//! way, from what they are, rather than first made into maps. The text is
+//! what `serde_json` writes for the tree it stands for, so the result is the
+//! same, byte for byte; [`Output::into_value`] gives the tree for a caller
+//! that wants one.
 
 use std::{fmt, io};
 
@@ -85,9 +87,9 @@ fn parse_written(text: &[u8]) -> Value {
 /// A tool's result: its JSON, written with [`Output::write_to`].
 pub struct Output {
     body: Value,
-    /// A member of `body` (an object) whose value is this list: `body`
-    /// holds `null` in its place, so the members keep their order.
-    list: Option<(&'static str, WrittenList)>,
+    /// Members of `body` (an object) whose values are these lists: `body`
+    /// holds a placeholder in their place, so the members keep their order.
+    lists: Vec<(&'static str, WrittenList)>,
 }
 
 /// The result as compact JSON text, as [`Output::write_to`] writes it.
@@ -104,24 +106,28 @@ impl fmt::Display for Output {
 
 impl From<Value> for Output {
     fn from(body: Value) -> Self {
-        Output { body, list: None }
+        Output { body, lists: Vec::new() }
     }
 }
 
 impl Output {
-    /// The object `body` with its member `key` (present, its value a
-    /// placeholder) written as `list`.
-    pub(crate) fn with_list(body: Value, key: &'static str, list: WrittenList) -> Self {
-        debug_assert!(body.get(key).is_some(), "the list's member is in the body");
-        Output { body, list: Some((key, list)) }
+    /// The result with the member `key` of its body (an object, in which
+    /// `key` is present, its value a placeholder) written as `list`.
+    pub(crate) fn with_list(mut self, key: &'static str, list: WrittenList) -> Self {
+        debug_assert!(self.body.get(key).is_some(), "the list's member is in the body");
+        self.lists.push((key, list));
+        self
     }
 
     /// Write the result as compact JSON text: what `serde_json` writes for
     /// [`Output::into_value`]'s tree.
     pub fn write_to<W: io::Write>(&self, mut out: W) -> io::Result<()> {
-        let (Value::Object(body), Some((list_key, list))) = (&self.body, &self.list) else {
+        let Value::Object(body) = &self.body else {
             return Ok(serde_json::to_writer(out, &self.body)?);
         };
+        if self.lists.is_empty() {
+            return Ok(serde_json::to_writer(out, &self.body)?);
+        }
         out.write_all(b"{")?;
         for (at, (key, value)) in body.iter().enumerate() {
             if at > 0 {
@@ -129,10 +135,9 @@ impl Output {
             }
             serde_json::to_writer(&mut out, key)?;
             out.write_all(b":")?;
-            if key == list_key {
-                list.write_to(&mut out)?;
-            } else {
-                serde_json::to_writer(&mut out, value)?;
+            match self.lists.iter().find(|(list_key, _)| key == list_key) {
+                Some((_, list)) => list.write_to(&mut out)?,
+                None => serde_json::to_writer(&mut out, value)?,
             }
         }
         out.write_all(b"}")
@@ -141,9 +146,11 @@ impl Output {
     /// The result as a tree.
     pub fn into_value(self) -> Value {
         let mut body = self.body;
-        if let (Some((key, list)), Value::Object(members)) = (self.list, &mut body) {
-            if let Some(slot) = members.get_mut(key) {
-                *slot = Value::Array(list.into_values());
+        if let Value::Object(members) = &mut body {
+            for (key, list) in self.lists {
+                if let Some(slot) = members.get_mut(key) {
+                    *slot = Value::Array(list.into_values());
+                }
             }
         }
         body
@@ -165,12 +172,16 @@ mod tests {
             ListedItem::written(&mut text, |out| out.extend_from_slice("\"café\"".as_bytes())),
         ];
         let list = WrittenList::new(items, text);
-        let body = json!({"first": "é\n", "rows": null, "last": [1.0, -0.0]});
-        let output = Output::with_list(body, "rows", list);
+        let mut findings = Vec::new();
+        let finding = ListedItem::written(&mut findings, |out| out.extend_from_slice(br#"{"code":"x"}"#));
+        let findings = WrittenList::new(vec![finding], findings);
+        let body = json!({"first": "é\n", "rows": null, "last": [1.0, -0.0], "findings": null});
+        let output = Output::from(body).with_list("rows", list).with_list("findings", findings);
         let expected = json!({
             "first": "é\n",
             "rows": [{"a": 1, "b": "x"}, {"b": 2.5}, [], "café"],
-            "last": [1.0, -0.0]
+            "last": [1.0, -0.0],
+            "findings": [{"code": "x"}]
         });
         assert_eq!(output.to_string(), expected.to_string());
         assert_eq!(output.into_value(), expected);
@@ -178,7 +189,8 @@ mod tests {
 
     #[test]
     fn an_empty_list_and_a_plain_tree_write_as_serde_json_does() {
-        let output = Output::with_list(json!({"rows": null, "n": 0}), "rows", WrittenList::new(Vec::new(), Vec::new()));
+        let output =
+            Output::from(json!({"rows": null, "n": 0})).with_list("rows", WrittenList::new(Vec::new(), Vec::new()));
         assert_eq!(output.to_string(), r#"{"rows":[],"n":0}"#);
         let tree = json!({"b": 20.0, "a": [20, "x"]});
         assert_eq!(Output::from(tree.clone()).to_string(), tree.to_string());

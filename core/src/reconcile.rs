@@ -5,12 +5,14 @@
 //! then no verdict is given at all (`closes: null`): a total over an
 //! incomplete set of movements must never be reported as a pass.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
 use crate::error::ToolError;
 use crate::findings::{abridged_envelope, object, rejection_envelope, verdict, Finding, Locator, Severity};
+use crate::output::{ListedItem, Output, WrittenList};
 use crate::py::format::{format_g, format_grouped_2f as money};
 use crate::py::repr::{repr, repr_str, str_of};
 use crate::py::text;
@@ -73,22 +75,26 @@ impl Movement {
             Direction::Out => -self.amount,
         }
     }
+}
 
-    fn to_json(&self) -> Value {
-        let mut out = object([
-            ("movement_index", self.index.into()),
-            ("movement_number", (self.index + 1).into()),
-            ("amount", wire_float(self.amount)),
-            ("direction", self.direction.name().into()),
-            ("signed_amount", wire_float(self.signed_amount())),
-        ]);
+/// A movement as the result echoes it: where it is, its amount, direction
+/// and signed amount, then its label and date when it has them. Written
+/// straight to the result's text (`output.rs`).
+impl Serialize for Movement {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("movement_index", &self.index)?;
+        map.serialize_entry("movement_number", &(self.index + 1))?;
+        map.serialize_entry("amount", &wire_float(self.amount))?;
+        map.serialize_entry("direction", self.direction.name())?;
+        map.serialize_entry("signed_amount", &wire_float(self.signed_amount()))?;
         if let Some(label) = &self.label {
-            out.insert("label".into(), label.clone().into());
+            map.serialize_entry("label", label)?;
         }
         if let Some(date) = &self.date {
-            out.insert("date".into(), date.clone().into());
+            map.serialize_entry("date", date)?;
         }
-        Value::Object(out)
+        map.end()
     }
 }
 
@@ -215,9 +221,9 @@ impl Outcome {
         self.inputs_usable().then(|| self.variance().abs() <= self.tolerance)
     }
 
-    /// The result's fields, `movements` listing at most `cap` of them.
-    fn to_json(&self, cap: Option<usize>) -> Map<String, Value> {
-        let listed = cap.map_or(self.movements.len(), |cap| cap.min(self.movements.len()));
+    /// The result's fields, with a placeholder for `movements`, which
+    /// [`Outcome::listed_movements`] writes.
+    fn to_json(&self) -> Map<String, Value> {
         object([
             ("arithmetic", ARITHMETIC.into()),
             ("opening_balance", wire_float(self.opening)),
@@ -242,8 +248,24 @@ impl Outcome {
                 "movement_totals",
                 Value::Object(object([("in", wire_float(self.total_in)), ("out", wire_float(self.total_out))])),
             ),
-            ("movements", self.movements[..listed].iter().map(Movement::to_json).collect()),
+            ("movements", Value::Null),
         ])
+    }
+
+    /// The movements the result lists, at most `cap` of them, written.
+    fn listed_movements(&self, cap: Option<usize>) -> WrittenList {
+        let listed = cap.map_or(self.movements.len(), |cap| cap.min(self.movements.len()));
+        let mut text = Vec::new();
+        let items = self.movements[..listed]
+            .iter()
+            // Writing to memory cannot fail; a movement always serialises.
+            .map(|movement| {
+                ListedItem::written(&mut text, |out| {
+                    serde_json::to_writer(out, movement).expect("a movement serialises");
+                })
+            })
+            .collect();
+        WrittenList::new(items, text)
     }
 }
 
@@ -500,7 +522,7 @@ the findings list any single movement whose size matches the variance.",
 }
 
 /// The `reconcile` tool.
-pub(crate) fn reconcile(args: Value) -> Result<Value, ToolError> {
+pub(crate) fn reconcile(args: Value) -> Result<Output, ToolError> {
     let mut reader = ArgReader::new(args)?;
     let opening = reader.any("opening_balance");
     let movements = reader.any("movements");
@@ -510,7 +532,7 @@ pub(crate) fn reconcile(args: Value) -> Result<Value, ToolError> {
     reader.finish()?;
 
     let Some(outcome) = reconcile_arithmetic(&opening, &movements, &closing, tolerance) else {
-        return Ok(rejection_envelope(
+        return Ok(Output::from(rejection_envelope(
             "reconcile",
             "arguments are malformed: opening_balance and closing_balance must be numbers (or numeric strings) \
 and movements must be an array"
@@ -523,7 +545,7 @@ and movements must be an array"
                 ("closes", Value::Null),
                 ("arithmetic_is_reliable", false.into()),
             ]),
-        ));
+        )));
     };
 
     // The outcome holds what it read of each movement: release the raw
@@ -548,7 +570,8 @@ and movements must be an array"
     if let Some(finding) = abridgement.finding_over(findings_omitted, movements_read, "movements") {
         findings.push(finding);
     }
-    let payload = abridgement.annotate(outcome.to_json(cap));
+    let payload = abridgement.annotate(outcome.to_json());
     let ok = outcome.closes() == Some(true);
-    Ok(abridged_envelope("reconcile", ok, verdict, &findings, findings_omitted, guidance, payload))
+    let result = abridged_envelope("reconcile", ok, verdict, &findings, findings_omitted, guidance, payload);
+    Ok(result.with_list("movements", outcome.listed_movements(cap)))
 }

@@ -902,7 +902,7 @@ impl Call {
             None => Vec::new(),
         };
         let body = written_envelope("validate_rows", ok, verdict, findings, findings_omitted, guidance, payload);
-        (Output::with_list(body, "accepted", accepted_listed), files)
+        (Output::from(body).with_list("accepted", accepted_listed), files)
     }
 }
 

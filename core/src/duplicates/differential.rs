@@ -63,7 +63,7 @@ fn the_same_report_as_with_the_literal_rule() {
             if rng.below(3) == 0 {
                 args["max_listed"] = json!(rng.below(4));
             }
-            let text = |result: Result<Value, crate::error::ToolError>| match result {
+            let text = |result: Result<crate::output::Output, crate::error::ToolError>| match result {
                 Ok(value) => value.to_string(),
                 Err(err) => err.to_json().to_string(),
             };

@@ -270,5 +270,5 @@ pub(super) fn result(inspection: &Inspection<'_>) -> Value {
     ]);
     let payload = abridgement.annotate(payload);
     let verdict = if ok { verdict::CLEAN } else { verdict::REVIEW_REQUIRED };
-    abridged_envelope("inspect_dataset", ok, verdict, &findings, findings_omitted, guidance, payload)
+    abridged_envelope("inspect_dataset", ok, verdict, &findings, findings_omitted, guidance, payload).into_value()
 }
