@@ -233,7 +233,8 @@ fn a_part_refuses_a_head_that_does_not_hold_the_whole_header() {
 
 /// A `rows` array's elements as JSON texts: objects with the contract's
 /// columns (valid and not), missing and extra keys in varying order, keys
-/// written with escapes, and now and then a row that is not an object.
+/// written with escapes, a column named `locator`, and now and then a row
+/// that is not an object.
 fn json_rows(rng: &mut Rng, count: usize) -> Vec<String> {
     (0..count)
         .map(|_| match rng.below(12) {
@@ -250,6 +251,11 @@ fn json_rows(rng: &mut Rng, count: usize) -> Vec<String> {
                 }
                 if rng.below(6) == 0 {
                     members.push("\"n\\u006fte\": {\"a\": [1, {\"b\": \"},{\"}]}".to_owned());
+                }
+                // A column shaped like a locator: a row's own value, which
+                // the merge must not move as it moves the parts' locators.
+                if rng.below(5) == 0 {
+                    members.push("\"locator\": {\"row_index\": 0, \"row_number\": 1, \"line\": 2}".to_owned());
                 }
                 if rng.below(2) == 0 {
                     members.reverse();
