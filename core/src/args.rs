@@ -49,7 +49,7 @@ impl ArgReader {
     /// Accept the call's arguments, `rows` given as text where it was
     /// kept so: for a check that reads rows from [`ArgReader::row_source`].
     pub(crate) fn of_arguments(args: Arguments) -> Result<Self, ToolError> {
-        let Arguments { object, rows } = args;
+        let Arguments { object, rows, .. } = args.with_movements_as_tree();
         let mut reader = ArgReader::new(object)?;
         reader.rows_text = rows;
         Ok(reader)

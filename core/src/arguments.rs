@@ -1,10 +1,11 @@
 //! A call's arguments as read from JSON text: the arguments object, and,
 //! when `rows` is an array, its text, which `validate_rows` reads one row
-//! at a time (`json_rows.rs`) instead of as a tree.
+//! at a time (`json_rows.rs`) instead of as a tree; the same for
+//! `movements`, which `reconcile` reads so.
 //!
-//! The object is what the whole text parses to, with `rows` null in its
-//! place while its text is kept; [`Arguments::into_value`] puts the rows'
-//! tree there for a check that reads the tree. Any text where that could
+//! The object is what the whole text parses to, with `rows` (`movements`)
+//! null in its place while its text is kept; [`Arguments::into_value`] puts
+//! the tree there for a check that reads the tree. Any text where that could
 //! differ from parsing the whole text at once (not an object, a key given
 //! twice or holding an escape, text that `json_scan.rs` turns down) is
 //! parsed whole, as before, with the same result or the same error.
@@ -21,11 +22,13 @@ pub struct Arguments {
     pub(crate) object: Value,
     /// The `rows` array's text, when kept: `object` then holds null for it.
     pub(crate) rows: Option<RowsText>,
+    /// The `movements` array's text, likewise.
+    pub(crate) movements: Option<RowsText>,
 }
 
 impl From<Value> for Arguments {
     fn from(object: Value) -> Self {
-        Arguments { object, rows: None }
+        Arguments { object, rows: None, movements: None }
     }
 }
 
@@ -39,12 +42,31 @@ impl Arguments {
 
     /// The arguments as one JSON value, the rows read into their place.
     pub fn into_value(self) -> Value {
-        let Arguments { mut object, rows } = self;
-        if let (Some(rows), Value::Object(map)) = (rows, &mut object) {
+        let Arguments { mut object, rows, movements } = self;
+        if let Value::Object(map) = &mut object {
             // Over the null in its place, so the keys keep their order.
-            map.insert("rows".to_owned(), Value::Array(rows.into_values()));
+            for (key, kept) in [("rows", rows), ("movements", movements)] {
+                if let Some(kept) = kept {
+                    map.insert(key.to_owned(), Value::Array(kept.into_values()));
+                }
+            }
         }
         object
+    }
+
+    /// The arguments with the `movements` array's tree in its place, for a
+    /// check that does not read it as text.
+    pub(crate) fn with_movements_as_tree(self) -> Self {
+        match self.movements {
+            Some(movements) => {
+                let Arguments { mut object, rows, .. } = self;
+                if let Value::Object(map) = &mut object {
+                    map.insert("movements".to_owned(), Value::Array(movements.into_values()));
+                }
+                Arguments { object, rows, movements: None }
+            }
+            None => self,
+        }
     }
 }
 
@@ -62,39 +84,51 @@ pub(crate) fn parse(text: &[u8]) -> Result<Arguments, ToolError> {
 /// for a repeated key compares each with those before it).
 const MOST_KEYS: usize = 64;
 
-/// The arguments with the `rows` array's text kept, when it can be (module
-/// docs): one pass over the text (`json_scan.rs`) checks its syntax as
-/// `serde_json` would and finds the rows; the rest is then parsed with
-/// `null` in the rows' place.
+/// The arguments with the `rows` and `movements` arrays' text kept, when
+/// it can be (module docs): one pass over the text (`json_scan.rs`) checks
+/// its syntax as `serde_json` would and finds the arrays; the rest is then
+/// parsed with `null` in their places.
 fn keeping_rows_text(text: &[u8]) -> Option<Arguments> {
     let text = std::str::from_utf8(text).ok()?;
     let mut scan = Scan::new(text);
     scan.space();
     let mut keys: Vec<&str> = Vec::new();
-    let mut rows = None;
+    // Each kept array: its key, where its text starts and ends, and it.
+    let mut kept: Vec<(&str, usize, RowsText, usize)> = Vec::new();
     scan.object(|scan, key, escaped| {
         if escaped || keys.len() == MOST_KEYS || keys.contains(&key) {
             return None;
         }
         keys.push(key);
-        if key == "rows" && scan.peek() == Some(b'[') {
+        if matches!(key, "rows" | "movements") && scan.peek() == Some(b'[') {
             let start = scan.at;
-            rows = Some((start, RowsText::read(scan)?, scan.at));
+            let array = RowsText::read(scan)?;
+            kept.push((key, start, array, scan.at));
             Some(())
         } else {
             scan.value(MOST_DEPTH)
         }
     })?;
-    if !scan.at_end() {
+    if !scan.at_end() || kept.is_empty() {
         return None;
     }
-    let (start, kept, end) = rows?;
-    let mut rest = String::with_capacity(text.len() - (end - start) + 4);
-    rest.push_str(&text[..start]);
-    rest.push_str("null");
-    rest.push_str(&text[end..]);
+    let mut rest = String::with_capacity(text.len());
+    let mut copied = 0;
+    for (_, start, _, end) in &kept {
+        rest.push_str(&text[copied..*start]);
+        rest.push_str("null");
+        copied = *end;
+    }
+    rest.push_str(&text[copied..]);
     let object: Value = serde_json::from_str(&rest).ok()?;
-    Some(Arguments { object, rows: Some(kept) })
+    let mut arguments = Arguments { object, rows: None, movements: None };
+    for (key, _, array, _) in kept {
+        match key {
+            "rows" => arguments.rows = Some(array),
+            _ => arguments.movements = Some(array),
+        }
+    }
+    Some(arguments)
 }
 
 #[cfg(test)]

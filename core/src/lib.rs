@@ -87,7 +87,7 @@ pub fn call_tool_output(name: &str, args: impl Into<Arguments>) -> Result<Output
     let args = args.into();
     match name {
         "validate_rows" => validate::validate_rows(args),
-        "reconcile" => reconcile::reconcile(args.into_value()),
+        "reconcile" => reconcile::reconcile(args),
         "count_distinct" => count_distinct::count_distinct(args),
         "duplicate_report" => duplicates::duplicate_report(args),
         "inspect_dataset" => inspect::inspect_dataset(args.into_value()).map(Output::from),
@@ -235,7 +235,7 @@ pub fn validate_rows(args: &Value) -> Result<Value, ToolError> {
 
 /// `reconcile`: check opening + movements = closing and explain the variance.
 pub fn reconcile(args: &Value) -> Result<Value, ToolError> {
-    reconcile::reconcile(args.clone()).map(Output::into_value)
+    reconcile::reconcile(args.clone().into()).map(Output::into_value)
 }
 
 /// `count_distinct`: distinct entities on a stable key versus rows.

@@ -10,13 +10,16 @@ use serde_json::{Map, Value};
 
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
+use crate::arguments::Arguments;
 use crate::error::ToolError;
 use crate::findings::{abridged_envelope, object, rejection_envelope, verdict, Finding, Locator, Severity};
+use crate::json_rows::{ColumnPositions, JsonCell, JsonRow, ObjectCells, RowsText};
 use crate::output::{ListedItem, Output, WrittenList};
 use crate::py::format::{format_g, format_grouped_2f as money};
+use crate::py::number;
 use crate::py::repr::{repr, repr_str, str_of};
 use crate::py::text;
-use crate::py::value::{as_finite_number, present, wire_float};
+use crate::py::value::{as_finite_number, number_to_f64, present, wire_float};
 use crate::source::cap_vec;
 
 const ARITHMETIC: &str = "closing_balance = opening_balance + sum(signed movements)";
@@ -96,6 +99,61 @@ impl Serialize for Movement {
         }
         map.end()
     }
+}
+
+/// The movements of a call: a tree, or the array's text (`arguments.rs`),
+/// read one movement at a time.
+enum Movements<'a> {
+    Tree(&'a [Value]),
+    Text(&'a RowsText),
+}
+
+/// Where the names a movement may have are in movement objects of the
+/// layout seen last (`json_rows.rs`), and whether that layout has a key
+/// that is none of them.
+#[derive(Default)]
+struct MovementLayout {
+    known: ColumnPositions,
+    unknown_key: bool,
+}
+
+/// The names [`MovementLayout`] finds, in this order.
+const READ_KEYS: [&str; 8] = ["amount", "value", "direction", "sign", "label", "description", "reference", "date"];
+
+/// Read one movement object from its text, as [`parse_movement`] reads
+/// its tree. Only a movement that reads cleanly is read here: any other
+/// (an unknown key, an amount that is not a finite number, a direction not
+/// understood) is `None`, and is read as a tree, for the finding it gets.
+fn movement_from_cells(cells: &ObjectCells<'_>, layout: &mut MovementLayout, index: usize) -> Option<Movement> {
+    if layout.known.refresh(cells, READ_KEYS) {
+        layout.unknown_key = cells.keys().any(|key| !MOVEMENT_KEYS.contains(&key));
+    }
+    if layout.unknown_key {
+        return None;
+    }
+    let known = &layout.known;
+    // Python's `raw.get(first, raw.get(second))`: the first key that is there, even as null.
+    let either = |first: usize, second: usize| known.member(first).or_else(|| known.member(second));
+    let amount = match either(0, 1).map(|member| cells.cell_at(member)) {
+        Some(JsonCell::Text(text)) => number::parse_float(text::strip(&text)),
+        Some(JsonCell::Other(Value::Number(n))) => Some(number_to_f64(&n)),
+        _ => None,
+    }
+    .filter(|amount| amount.is_finite())?;
+    let direction = match either(2, 3).map(|member| cells.cell_at(member)) {
+        None | Some(JsonCell::Other(Value::Null)) => Direction::of_sign(amount),
+        Some(JsonCell::Text(text)) => Direction::parse(&Value::String(text.into_owned()))?,
+        Some(_) => return None,
+    };
+    // The first of these keys that is there; null is no label.
+    let text_of = |member: Option<usize>| match member.map(|member| cells.cell_at(member)) {
+        Some(JsonCell::Text(text)) => Some(text.into_owned()),
+        Some(JsonCell::Other(Value::Null) | JsonCell::Missing) | None => None,
+        Some(JsonCell::Other(other)) => Some(str_of(&other)),
+    };
+    let label = text_of(known.member(4).or_else(|| known.member(5)).or_else(|| known.member(6)));
+    let date = text_of(known.member(7));
+    Some(Movement { index, amount: amount.abs(), direction, label, date })
 }
 
 /// `map.get(first)` if the key exists (even as null), else `map.get(second)`:
@@ -278,7 +336,7 @@ fn balance_finding(code: &'static str, which: &str, side: &'static str, raw: &Va
 /// Check the arithmetic; `None` when `movements` is not an array (or null).
 fn reconcile_arithmetic(
     opening_raw: &Value,
-    movements: &Value,
+    (movements, movements_text): (&Value, Option<&RowsText>),
     closing_raw: &Value,
     tolerance: f64,
 ) -> Option<Outcome> {
@@ -325,13 +383,31 @@ fn reconcile_arithmetic(
     }
     outcome.tolerance = tolerance;
 
-    let movement_list: &[Value] = match movements {
-        Value::Null => &[],
-        Value::Array(items) => items,
-        _ => return None,
+    let movements = match (movements_text, movements) {
+        (Some(text), _) => Movements::Text(text),
+        (None, Value::Null) => Movements::Tree(&[]),
+        (None, Value::Array(items)) => Movements::Tree(items),
+        (None, _) => return None,
     };
-    for (index, raw) in movement_list.iter().enumerate() {
-        match parse_movement(raw, index) {
+    let count = match movements {
+        Movements::Tree(items) => items.len(),
+        Movements::Text(text) => text.len(),
+    };
+    let mut layout = MovementLayout::default();
+    for index in 0..count {
+        let read = match movements {
+            Movements::Tree(items) => parse_movement(&items[index], index),
+            Movements::Text(text) => match text.row(index) {
+                JsonRow::Value(raw) => parse_movement(&raw, index),
+                JsonRow::Object(object) => {
+                    match object.cells().and_then(|cells| movement_from_cells(&cells, &mut layout, index)) {
+                        Some(movement) => Ok(movement),
+                        None => parse_movement(&object.into_value(), index),
+                    }
+                }
+            },
+        };
+        match read {
             Err(finding) => {
                 outcome.findings.push(finding);
                 outcome.rejected_movements += 1;
@@ -522,8 +598,11 @@ the findings list any single movement whose size matches the variance.",
 }
 
 /// The `reconcile` tool.
-pub(crate) fn reconcile(args: Value) -> Result<Output, ToolError> {
-    let mut reader = ArgReader::new(args)?;
+pub(crate) fn reconcile(args: Arguments) -> Result<Output, ToolError> {
+    // Kept as text, the movements are read one at a time; `null` is in
+    // their place among the arguments.
+    let Arguments { object: arguments, rows, movements: movements_text } = args;
+    let mut reader = ArgReader::new(Arguments { object: arguments, rows, movements: None }.into_value())?;
     let opening = reader.any("opening_balance");
     let movements = reader.any("movements");
     let closing = reader.any("closing_balance");
@@ -531,7 +610,8 @@ pub(crate) fn reconcile(args: Value) -> Result<Output, ToolError> {
     let cap = reader.optional_cap("max_listed");
     reader.finish()?;
 
-    let Some(outcome) = reconcile_arithmetic(&opening, &movements, &closing, tolerance) else {
+    let Some(outcome) = reconcile_arithmetic(&opening, (&movements, movements_text.as_ref()), &closing, tolerance)
+    else {
         return Ok(Output::from(rejection_envelope(
             "reconcile",
             "arguments are malformed: opening_balance and closing_balance must be numbers (or numeric strings) \
@@ -550,7 +630,7 @@ and movements must be an array"
 
     // The outcome holds what it read of each movement: release the raw
     // movements (the largest thing a call holds) before the result is built.
-    drop(movements);
+    drop((movements, movements_text));
     let verdict = match outcome.closes() {
         None => verdict::INPUTS_REJECTED,
         Some(true) => verdict::CLEAN,
