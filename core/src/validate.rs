@@ -18,7 +18,7 @@ use crate::csv::{CsvRows, RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::{ErrorCode, ToolError};
 use crate::export::{self, Export, ExportFile, ExportRequest, QuarantineEntry};
 use crate::findings::{object, verdict, written_envelope, Finding, Locator, Severity};
-use crate::json_rows::{ColumnPositions, JsonCell, ObjectCells};
+use crate::json_rows::{ColumnPositions, JsonCell};
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::output::{ListedItem, Output};
 use crate::py::format::round_to;
@@ -284,14 +284,10 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
                     let cells = RowCells::Record { fields: record.fields, positions };
                     let verdict = check_row(&mut plan.checks, index, &cells, &mut plan.count);
                     if writes && verdict == RowVerdict::Pass {
-                        // A changed value's cell was not blank, so its column is there.
-                        for (at, _) in &mut plan.count.changed {
-                            *at = positions[*at].unwrap_or(usize::MAX);
-                        }
-                        let changed = &plan.count.changed;
-                        let item =
-                            ListedItem::written(&mut outcome.accepted_text, |out| record.write_row(out, changed));
-                        outcome.accepted.push(item);
+                        let place = |field: usize| positions[field];
+                        accept_written(outcome, &mut plan.count.changed, place, |out, changed| {
+                            record.write_row(out, changed);
+                        });
                         return;
                     }
                     Some(verdict)
@@ -316,7 +312,15 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
                 let verdict = check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count);
                 plan.json_cells = reuse(cells);
                 if writes && verdict == RowVerdict::Pass {
-                    accept_written(plan, outcome, &object);
+                    let known = &plan.object_positions;
+                    accept_written(
+                        outcome,
+                        &mut plan.count.changed,
+                        |field| known.member(field),
+                        |out, changed| {
+                            object.write_compact(out, changed);
+                        },
+                    );
                     return;
                 }
                 Some(verdict)
@@ -467,17 +471,22 @@ fn push_accepted(outcome: &mut Outcome, record: Option<&[Cow<'_, str>]>, cleaned
     }
 }
 
-/// List a row object that passed, as its text with the values its
-/// coercions changed ([`CodeCount::changed`]): the text `serde_json` would
-/// write for the row [`cleaned_row`] makes, with no tree made.
-fn accept_written(plan: &mut Plan<'_>, outcome: &mut Outcome, object: &ObjectCells<'_>) {
-    // From the contract's fields to the row's members. A changed value's
-    // cell was not blank, so its column is there.
-    for (at, _) in &mut plan.count.changed {
-        *at = plan.object_positions.member(*at).unwrap_or(usize::MAX);
+/// List a row that passed as its text with the values its coercions
+/// changed ([`CodeCount::changed`], by field): the text `serde_json` would
+/// write for the row [`cleaned_row`] makes, with no tree made. `place`
+/// says where a field's cell is in the row (a member of a row object, a
+/// column of a CSV record); `write` writes the row with the changes there.
+fn accept_written(
+    outcome: &mut Outcome,
+    changed: &mut [(usize, Value)],
+    place: impl Fn(usize) -> Option<usize>,
+    write: impl FnOnce(&mut Vec<u8>, &[(usize, Value)]),
+) {
+    // A changed value's cell was not blank, so it is there.
+    for (at, _) in changed.iter_mut() {
+        *at = place(*at).unwrap_or(usize::MAX);
     }
-    let changed = &plan.count.changed;
-    let item = ListedItem::written(&mut outcome.accepted_text, |out| object.write_compact(out, changed));
+    let item = ListedItem::written(&mut outcome.accepted_text, |out| write(out, changed));
     outcome.accepted.push(item);
 }
 
