@@ -24,7 +24,7 @@ use crate::output::{ListedItem, Output};
 use crate::py::format::round_to;
 use crate::py::repr::{repr_str, str_of, type_name};
 use crate::py::value::{is_blank, present};
-use crate::row_check::{check_row, CodeCount, FullReport, RowCells, RowChecks, RowVerdict};
+use crate::row_check::{check_row, CodeCount, FullReport, KeepingChanges, RowCells, RowChecks, RowVerdict};
 use crate::rows_report::{RowsReport, Tallies};
 use crate::schema_in::Contract;
 use crate::source::{csv_error, Capped, RowData, RowSource};
@@ -209,6 +209,25 @@ struct Plan<'f> {
     /// between rows (see [`reuse`]).
     json_cells: Vec<JsonCell<'static>>,
     count: CodeCount,
+    /// The row's changed values, for a row that may be written from its
+    /// text ([`KeepingChanges`]).
+    changed: Vec<(usize, Value)>,
+}
+
+/// Count a row's findings (in `count`), keeping its changed values (in
+/// `changed`) when it `writes`.
+fn count_row(
+    (checks, count, changed): (&mut RowChecks<'_>, &mut CodeCount, &mut Vec<(usize, Value)>),
+    index: usize,
+    cells: &RowCells<'_, '_>,
+    writes: bool,
+) -> RowVerdict {
+    count.found.clear();
+    if !writes {
+        return check_row(checks, index, cells, count);
+    }
+    changed.clear();
+    check_row(checks, index, cells, &mut KeepingChanges { count, changed })
 }
 
 /// An empty vector of cells, for cells that borrow from another row's
@@ -229,6 +248,7 @@ impl<'f> Plan<'f> {
             object_positions: ColumnPositions::default(),
             json_cells: Vec::new(),
             count: CodeCount::default(),
+            changed: Vec::new(),
         }
     }
 }
@@ -268,8 +288,12 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
     let counted = match &data {
         RowData::Json(Value::Object(row)) => {
             outcome.note_columns_of_object(fields, row);
-            plan.count.start_row(false);
-            Some(check_row(&mut plan.checks, index, &RowCells::Object(row), &mut plan.count))
+            Some(count_row(
+                (&mut plan.checks, &mut plan.count, &mut plan.changed),
+                index,
+                &RowCells::Object(row),
+                false,
+            ))
         }
         RowData::Record(record) => {
             if let RecordReading::Undecided = plan.records {
@@ -280,12 +304,12 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
                     outcome.note_columns_of_record(fields, record);
                     // As a JSON row object read from text, below.
                     let writes = *writable && outcome.export.is_none() && outcome.accepted.has_room();
-                    plan.count.start_row(writes);
                     let cells = RowCells::Record { fields: record.fields, positions };
-                    let verdict = check_row(&mut plan.checks, index, &cells, &mut plan.count);
+                    let verdict =
+                        count_row((&mut plan.checks, &mut plan.count, &mut plan.changed), index, &cells, writes);
                     if writes && verdict == RowVerdict::Pass {
                         let place = |field: usize| positions[field];
-                        accept_written(outcome, &mut plan.count.changed, place, |out, changed| {
+                        accept_written(outcome, &mut plan.changed, place, |out, changed| {
                             record.write_row(out, changed);
                         });
                         return;
@@ -306,16 +330,20 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
                 // A row that passes and is listed (not exported) is written
                 // from its text, with the values its coercions changed.
                 let writes = outcome.export.is_none() && outcome.accepted.has_room();
-                plan.count.start_row(writes);
                 let mut cells = reuse(std::mem::take(&mut plan.json_cells));
                 cells.extend((0..fields.len()).map(|i| known.cell(&object, i)));
-                let verdict = check_row(&mut plan.checks, index, &RowCells::Json(&cells), &mut plan.count);
+                let verdict = count_row(
+                    (&mut plan.checks, &mut plan.count, &mut plan.changed),
+                    index,
+                    &RowCells::Json(&cells),
+                    writes,
+                );
                 plan.json_cells = reuse(cells);
                 if writes && verdict == RowVerdict::Pass {
                     let known = &plan.object_positions;
                     accept_written(
                         outcome,
-                        &mut plan.count.changed,
+                        &mut plan.changed,
                         |field| known.member(field),
                         |out, changed| {
                             object.write_compact(out, changed);
@@ -472,7 +500,7 @@ fn push_accepted(outcome: &mut Outcome, record: Option<&[Cow<'_, str>]>, cleaned
 }
 
 /// List a row that passed as its text with the values its coercions
-/// changed ([`CodeCount::changed`], by field): the text `serde_json` would
+/// changed ([`KeepingChanges`], by field): the text `serde_json` would
 /// write for the row [`cleaned_row`] makes, with no tree made. `place`
 /// says where a field's cell is in the row (a member of a row object, a
 /// column of a CSV record); `write` writes the row with the changes there.
