@@ -43,30 +43,24 @@ impl Arguments {
     /// The arguments as one JSON value, the rows read into their place.
     pub fn into_value(self) -> Value {
         let Arguments { mut object, rows, movements } = self;
-        if let Value::Object(map) = &mut object {
-            // Over the null in its place, so the keys keep their order.
-            for (key, kept) in [("rows", rows), ("movements", movements)] {
-                if let Some(kept) = kept {
-                    map.insert(key.to_owned(), Value::Array(kept.into_values()));
-                }
-            }
-        }
+        put_back(&mut object, "rows", rows);
+        put_back(&mut object, "movements", movements);
         object
     }
 
     /// The arguments with the `movements` array's tree in its place, for a
     /// check that does not read it as text.
-    pub(crate) fn with_movements_as_tree(self) -> Self {
-        match self.movements {
-            Some(movements) => {
-                let Arguments { mut object, rows, .. } = self;
-                if let Value::Object(map) = &mut object {
-                    map.insert("movements".to_owned(), Value::Array(movements.into_values()));
-                }
-                Arguments { object, rows, movements: None }
-            }
-            None => self,
-        }
+    pub(crate) fn with_movements_as_tree(mut self) -> Self {
+        put_back(&mut self.object, "movements", self.movements.take());
+        self
+    }
+}
+
+/// A kept array's tree, put back over the null in its place in `object`
+/// (so the keys keep their order).
+fn put_back(object: &mut Value, key: &str, kept: Option<RowsText>) {
+    if let (Some(kept), Value::Object(map)) = (kept, object) {
+        map.insert(key.to_owned(), Value::Array(kept.into_values()));
     }
 }
 

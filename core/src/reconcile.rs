@@ -50,8 +50,13 @@ impl Direction {
         }
     }
 
+    /// A direction given as text; `None` for any other value.
     fn parse(raw: &Value) -> Option<Direction> {
-        let token = text::casefold(text::strip(raw.as_str()?));
+        Direction::parse_text(raw.as_str()?)
+    }
+
+    fn parse_text(given: &str) -> Option<Direction> {
+        let token = text::casefold(text::strip(given));
         if IN_WORDS.contains(&token.as_str()) {
             Some(Direction::In)
         } else if OUT_WORDS.contains(&token.as_str()) {
@@ -142,7 +147,7 @@ fn movement_from_cells(cells: &ObjectCells<'_>, layout: &mut MovementLayout, ind
     .filter(|amount| amount.is_finite())?;
     let direction = match either(2, 3).map(|member| cells.cell_at(member)) {
         None | Some(JsonCell::Other(Value::Null)) => Direction::of_sign(amount),
-        Some(JsonCell::Text(text)) => Direction::parse(&Value::String(text.into_owned()))?,
+        Some(JsonCell::Text(text)) => Direction::parse_text(&text)?,
         Some(_) => return None,
     };
     // The first of these keys that is there; null is no label.
@@ -601,8 +606,9 @@ the findings list any single movement whose size matches the variance.",
 pub(crate) fn reconcile(args: Arguments) -> Result<Output, ToolError> {
     // Kept as text, the movements are read one at a time; `null` is in
     // their place among the arguments.
-    let Arguments { object: arguments, rows, movements: movements_text } = args;
-    let mut reader = ArgReader::new(Arguments { object: arguments, rows, movements: None }.into_value())?;
+    let mut args = args;
+    let movements_text = args.movements.take();
+    let mut reader = ArgReader::new(args.into_value())?;
     let opening = reader.any("opening_balance");
     let movements = reader.any("movements");
     let closing = reader.any("closing_balance");
