@@ -218,7 +218,7 @@ pub fn merge_parts(name: &str, args: impl Into<Arguments>, parts_json: &[u8]) ->
 
 /// Like [`call_tool`], with the arguments as JSON text and the result serialised.
 pub fn call_tool_json(name: &str, args_json: &[u8]) -> Result<String, ToolError> {
-    call_tool_output(name, parse_arguments(args_json)?).map(|result| result.to_string())
+    call_tool_output(name, parse_arguments(args_json)?).map(|result| result.to_json_text())
 }
 
 /// Read a call's arguments from JSON text: the first step of [`call_tool_json`],

@@ -95,12 +95,7 @@ pub struct Output {
 /// The result as compact JSON text, as [`Output::write_to`] writes it.
 impl fmt::Display for Output {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = Vec::new();
-        // Writing to memory cannot fail, and a tree always serialises (its
-        // keys are strings, its numbers finite).
-        self.write_to(&mut text).map_err(|_| fmt::Error)?;
-        // Written from UTF-8 text and `serde_json`'s UTF-8 output.
-        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+        f.write_str(&self.to_json_text())
     }
 }
 
@@ -141,6 +136,22 @@ impl Output {
             }
         }
         out.write_all(b"}")
+    }
+
+    /// The result as compact JSON text, written once into the `String`
+    /// returned (no copy through a formatter, as `to_string` makes).
+    ///
+    /// # Panics
+    ///
+    /// Never: writing to memory cannot fail, a tree always serialises, and
+    /// the text is written from UTF-8 text and `serde_json`'s output.
+    pub fn to_json_text(&self) -> String {
+        let mut text = Vec::new();
+        // Writing to memory cannot fail, and a tree always serialises (its
+        // keys are strings, its numbers finite).
+        self.write_to(&mut text).expect("a result writes to memory");
+        // Written from UTF-8 text and `serde_json`'s UTF-8 output.
+        String::from_utf8(text).expect("a result's JSON is UTF-8")
     }
 
     /// The result as a tree.
