@@ -36,13 +36,44 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], start: usize, targets: [u8;
 /// (below 0x20, which a JSON string may not hold); or the end of `bytes`.
 #[inline]
 pub(crate) fn find_string_stop(bytes: &[u8], start: usize) -> usize {
-    let flag = |word: u64| {
-        // Bytes below 0x20: subtracting 0x20 borrows out of them, and `!word`
-        // drops bytes of 0x80 and above (exact for the lowest, as `has_zero`).
-        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-        control | has_zero(word ^ (ONES * u64::from(b'"'))) | has_zero(word ^ (ONES * u64::from(b'\\')))
-    };
-    find_flagged(bytes, start, flag, |byte| byte == b'"' || byte == b'\\' || byte < 0x20)
+    find_flagged(bytes, start, string_stops, |byte| byte == b'"' || byte == b'\\' || byte < 0x20)
+}
+
+/// The high bit set in each byte of `word` that ends a run of plain text
+/// in a JSON string (at least in the lowest such byte; none when there is
+/// none): a quote, a backslash or a control character.
+#[inline]
+pub(crate) fn string_stops(word: u64) -> u64 {
+    // Bytes below 0x20: subtracting 0x20 borrows out of them, and `!word`
+    // drops bytes of 0x80 and above (exact for the lowest, as `has_zero`).
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+    control | has_zero(word ^ (ONES * u64::from(b'"'))) | has_zero(word ^ (ONES * u64::from(b'\\')))
+}
+
+/// Whether `bytes` holds no quote, backslash or control character: a word
+/// at a time, the last word overlapping the one before it, so that no byte
+/// is read alone but in a text of under four bytes.
+#[inline]
+pub(crate) fn is_plain_string_text(bytes: &[u8]) -> bool {
+    let len = bytes.len();
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"));
+    let half = |at: usize| u64::from(u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes")));
+    match len {
+        0 => true,
+        1..=3 => bytes.iter().all(|&byte| byte != b'"' && byte != b'\\' && byte >= 0x20),
+        // Both halves read from the text: no byte of the word is made up.
+        4..=7 => string_stops(half(0) | half(len - 4) << 32) == 0,
+        _ => {
+            let mut at = 0;
+            while at + 8 < len {
+                if string_stops(word(at)) != 0 {
+                    return false;
+                }
+                at += 8;
+            }
+            string_stops(word(len - 8)) == 0
+        }
+    }
 }
 
 /// The index of the first byte from `start` on that `stop` holds for, or
@@ -64,7 +95,7 @@ fn find_flagged(bytes: &[u8], start: usize, flag: impl Fn(u64) -> u64, stop: imp
 
 #[cfg(test)]
 mod tests {
-    use super::{find_any, find_string_stop};
+    use super::{find_any, find_string_stop, is_plain_string_text};
 
     #[test]
     fn the_first_target_is_found_in_every_place_of_a_word_and_in_the_tail() {
@@ -110,5 +141,24 @@ mod tests {
         }
         assert_eq!(find_string_stop(b"", 0), 0);
         assert_eq!(find_string_stop(b"ab", 5), 2, "a start past the end is the end");
+    }
+
+    #[test]
+    fn a_text_is_plain_string_text_unless_a_stop_is_anywhere_in_it() {
+        // Texts of every length to 20 (a byte at a time, one or two half
+        // words, overlapping words), a stop at each place, among neighbours
+        // that a borrow could confuse with one.
+        let neighbours = [0x20u8, 0x7f, 0x80, 0xff, b'"' + 1, b'"' - 1, b'\\' + 1, b'\\' - 1];
+        for len in 0..20 {
+            let text: Vec<u8> = (0..len).map(|i| neighbours[i % neighbours.len()]).collect();
+            assert!(is_plain_string_text(&text), "{text:?}");
+            for at in 0..len {
+                for stop in (0u8..0x20).chain([b'"', b'\\']) {
+                    let mut text = text.clone();
+                    text[at] = stop;
+                    assert!(!is_plain_string_text(&text), "{stop:#x} at {at} of {len}");
+                }
+            }
+        }
     }
 }

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::byte_scan::find_any;
+use crate::json_write;
 
 /// The key that holds fields beyond the header's width.
 pub(crate) const EXTRA_FIELDS_KEY: &str = "_extra";
@@ -76,8 +77,8 @@ impl RecordRef<'_, '_> {
             write_str(out, &self.header[index]);
             out.push(b':');
             match replaced.iter().rev().find(|(at, _)| *at == index) {
-                // Writing to memory cannot fail, and a tree always serialises.
-                Some((_, value)) => serde_json::to_writer(&mut *out, value).expect("JSON writes to memory"),
+                // A tree always serialises.
+                Some((_, value)) => json_write::write(out, value).expect("JSON writes"),
                 None => write_str(out, field),
             }
         }
@@ -87,7 +88,7 @@ impl RecordRef<'_, '_> {
             }
             write_str(out, EXTRA_FIELDS_KEY);
             out.push(b':');
-            serde_json::to_writer(&mut *out, &self.fields[named..]).expect("JSON writes to memory");
+            json_write::write(out, &self.fields[named..]).expect("JSON writes");
         }
         out.push(b'}');
     }
@@ -95,8 +96,7 @@ impl RecordRef<'_, '_> {
 
 /// Text as a JSON string, as `serde_json` writes it.
 fn write_str(out: &mut Vec<u8>, text: &str) {
-    // Writing to memory cannot fail.
-    serde_json::to_writer(out, text).expect("JSON writes to memory");
+    json_write::put_str(out, text);
 }
 
 /// Reads records one at a time, so a large table is never held twice.

@@ -24,6 +24,7 @@ use sha2::{Digest as _, Sha256};
 use crate::args::described;
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{object, Finding, Locator};
+use crate::json_write;
 
 /// One file a call hands its host to write: its name inside the export
 /// directory, and its whole content.
@@ -131,8 +132,8 @@ impl FileSink {
 
     /// A JSON value as one line.
     fn json_line(&mut self, value: &Value) {
-        // A JSON value always serialises into a Vec.
-        let _ = serde_json::to_writer(&mut self.bytes, value);
+        // A JSON value always serialises.
+        let _ = json_write::write(&mut self.bytes, value);
         self.bytes.push(b'\n');
         self.rows += 1;
     }

@@ -8,6 +8,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
+use crate::json_write;
 use crate::output::{ListedItem, Output, WrittenList};
 
 /// How much a finding matters. Three levels so a caller makes one decision:
@@ -172,8 +173,8 @@ impl Finding {
     /// The finding as compact JSON text at the end of `out`, as
     /// `serde_json` writes [`Finding::to_json`].
     pub(crate) fn write_json(&self, out: &mut Vec<u8>) {
-        // Writing to memory cannot fail; a finding always serialises.
-        serde_json::to_writer(out, self).expect("a finding serialises");
+        // A finding always serialises (its keys are strings).
+        json_write::write(out, self).expect("a finding serialises");
     }
 
     /// A one-line summary, `column: message` when a column is known.

@@ -31,6 +31,7 @@ use serde_json::Value;
 
 use crate::coerce::CellRef;
 use crate::json_scan::{Scan, MOST_DEPTH};
+use crate::json_write::{self, put_bytes};
 use crate::key_table::same_bytes;
 
 /// How many recent layouts a row's keys are compared with before they are
@@ -379,8 +380,8 @@ impl ObjectCells<'_> {
             }
             // A key with an escape has no layout: this one is plain text.
             out.push(b'"');
-            out.extend_from_slice(key.text(self.text).as_bytes());
-            out.extend_from_slice(b"\":");
+            put_bytes(out, key.text(self.text).as_bytes());
+            put_bytes(out, b"\":");
             match replaced.iter().rev().find(|(at, _)| *at == member) {
                 Some((_, value)) => write_tree(out, value),
                 None => write_value_text(out, *value, self.text),
@@ -406,7 +407,7 @@ fn write_value_text(out: &mut Vec<u8>, span: Span, text: &str) {
         _ => false,
     };
     if as_written {
-        out.extend_from_slice(bytes);
+        put_bytes(out, bytes);
     } else {
         write_tree(out, &parse(value));
     }
@@ -423,8 +424,8 @@ fn is_plain_integer(bytes: &[u8]) -> bool {
 
 /// A tree as `serde_json` writes it, compact.
 fn write_tree(out: &mut Vec<u8>, value: &Value) {
-    // Writing to memory cannot fail, and a tree always serialises.
-    serde_json::to_writer(out, value).expect("a JSON value writes to memory");
+    // A tree always serialises (its keys are strings, its numbers finite).
+    json_write::write(out, value).expect("a JSON value writes");
 }
 
 impl JsonCell<'_> {

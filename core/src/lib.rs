@@ -38,6 +38,7 @@ mod formats;
 mod inspect;
 mod json_rows;
 mod json_scan;
+mod json_write;
 mod key_table;
 mod listing;
 mod near_match;

@@ -18,6 +18,8 @@ use std::{fmt, io};
 
 use serde_json::Value;
 
+use crate::json_write::{self, Flushing, Sink};
+
 /// An item of a written list: a tree, or text already written.
 pub(crate) enum ListedItem {
     Tree(Value),
@@ -63,18 +65,19 @@ impl WrittenList {
             .collect()
     }
 
-    fn write_to<W: io::Write>(&self, out: &mut W) -> io::Result<()> {
-        out.write_all(b"[")?;
+    fn write_to<S: Sink>(&self, out: &mut S) -> Result<(), json_write::Error> {
+        out.push(b'[');
         for (at, item) in self.items.iter().enumerate() {
             if at > 0 {
-                out.write_all(b",")?;
+                out.push(b',');
             }
             match item {
-                ListedItem::Tree(value) => serde_json::to_writer(&mut *out, value)?,
-                ListedItem::Text { start, end } => out.write_all(&self.text[*start..*end])?,
+                ListedItem::Tree(value) => json_write::write(out, value)?,
+                ListedItem::Text { start, end } => out.put(&self.text[*start..*end]),
             }
         }
-        out.write_all(b"]")
+        out.push(b']');
+        Ok(())
     }
 }
 
@@ -116,26 +119,30 @@ impl Output {
 
     /// Write the result as compact JSON text: what `serde_json` writes for
     /// [`Output::into_value`]'s tree.
-    pub fn write_to<W: io::Write>(&self, mut out: W) -> io::Result<()> {
+    pub fn write_to<W: io::Write>(&self, out: W) -> io::Result<()> {
+        let mut sink = Flushing::new(out);
+        self.write_into(&mut sink).map_err(io::Error::other)?;
+        sink.finish()
+    }
+
+    fn write_into<S: Sink>(&self, out: &mut S) -> Result<(), json_write::Error> {
         let Value::Object(body) = &self.body else {
-            return Ok(serde_json::to_writer(out, &self.body)?);
+            return json_write::write(out, &self.body);
         };
-        if self.lists.is_empty() {
-            return Ok(serde_json::to_writer(out, &self.body)?);
-        }
-        out.write_all(b"{")?;
+        out.push(b'{');
         for (at, (key, value)) in body.iter().enumerate() {
             if at > 0 {
-                out.write_all(b",")?;
+                out.push(b',');
             }
-            serde_json::to_writer(&mut out, key)?;
-            out.write_all(b":")?;
+            json_write::put_str(out, key);
+            out.push(b':');
             match self.lists.iter().find(|(list_key, _)| key == list_key) {
-                Some((_, list)) => list.write_to(&mut out)?,
-                None => serde_json::to_writer(&mut out, value)?,
+                Some((_, list)) => list.write_to(out)?,
+                None => json_write::write(out, value)?,
             }
         }
-        out.write_all(b"}")
+        out.push(b'}');
+        Ok(())
     }
 
     /// The result as compact JSON text, written once into the `String`
@@ -147,9 +154,8 @@ impl Output {
     /// the text is written from UTF-8 text and `serde_json`'s output.
     pub fn to_json_text(&self) -> String {
         let mut text = Vec::new();
-        // Writing to memory cannot fail, and a tree always serialises (its
-        // keys are strings, its numbers finite).
-        self.write_to(&mut text).expect("a result writes to memory");
+        // A tree always writes (its keys are strings, its numbers finite).
+        self.write_into(&mut text).expect("a result writes");
         // Written from UTF-8 text and `serde_json`'s UTF-8 output.
         String::from_utf8(text).expect("a result's JSON is UTF-8")
     }

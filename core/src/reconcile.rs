@@ -14,6 +14,7 @@ use crate::arguments::Arguments;
 use crate::error::ToolError;
 use crate::findings::{abridged_envelope, object, rejection_envelope, verdict, Finding, Locator, Severity};
 use crate::json_rows::{ColumnPositions, JsonCell, JsonRow, ObjectCells, RowsText};
+use crate::json_write;
 use crate::output::{ListedItem, Output, WrittenList};
 use crate::py::format::{format_g, format_grouped_2f as money};
 use crate::py::number;
@@ -321,10 +322,10 @@ impl Outcome {
         let mut text = Vec::new();
         let items = self.movements[..listed]
             .iter()
-            // Writing to memory cannot fail; a movement always serialises.
+            // A movement always serialises (its keys are strings).
             .map(|movement| {
                 ListedItem::written(&mut text, |out| {
-                    serde_json::to_writer(out, movement).expect("a movement serialises");
+                    json_write::write(out, movement).expect("a movement serialises");
                 })
             })
             .collect();
