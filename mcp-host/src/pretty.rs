@@ -30,18 +30,41 @@ pub(crate) const MAX_INDENTED_DEPTH: usize = 10;
 /// `None` when `json` is not one compact JSON object: not valid JSON, or with
 /// whitespace between tokens (which could hide a line break in a reply line).
 pub(crate) fn pretty(json: &str) -> Option<String> {
+    // Only ASCII was added to valid UTF-8, at token boundaries.
+    String::from_utf8(indent::<false>(json)?).ok()
+}
+
+/// What [`pretty`] gives, escaped as the inside of a JSON string (what
+/// `serde_json` writes between the quotes of that text): written in the
+/// same pass, so a large result's text copy is neither made twice nor
+/// scanned again to escape it. A line break is written `\n`, a quote `\"`
+/// and a backslash `\\`; the text holds nothing else that is escaped (no
+/// control character is valid in JSON text).
+pub(crate) fn pretty_escaped(json: &str) -> Option<String> {
+    // Only ASCII was added to valid UTF-8, at token boundaries.
+    String::from_utf8(indent::<true>(json)?).ok()
+}
+
+/// The indented text of `json`, escaped as [`pretty_escaped`] says when
+/// `ESCAPED`; see [`pretty`].
+fn indent<const ESCAPED: bool>(json: &str) -> Option<Vec<u8>> {
     if !json.starts_with('{') || !is_json(json) {
         return None;
     }
     let bytes = json.as_bytes();
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + bytes.len() / 3);
+    let extra = if ESCAPED { bytes.len() / 2 } else { bytes.len() / 3 };
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + extra);
     let mut depth = 0usize;
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
             b'"' => {
                 let end = string_end(bytes, i)?;
-                out.extend_from_slice(&bytes[i..end]);
+                if ESCAPED {
+                    escape_string(&mut out, &bytes[i..end]);
+                } else {
+                    out.extend_from_slice(&bytes[i..end]);
+                }
                 i = end;
                 continue;
             }
@@ -55,12 +78,12 @@ pub(crate) fn pretty(json: &str) -> Option<String> {
                 }
                 depth += 1;
                 if depth <= MAX_INDENTED_DEPTH {
-                    line_break(&mut out, depth);
+                    line_break::<ESCAPED>(&mut out, depth);
                 }
             }
             close @ (b'}' | b']') => {
                 if depth <= MAX_INDENTED_DEPTH {
-                    line_break(&mut out, depth.checked_sub(1)?);
+                    line_break::<ESCAPED>(&mut out, depth.checked_sub(1)?);
                 }
                 depth = depth.checked_sub(1)?;
                 out.push(close);
@@ -68,7 +91,7 @@ pub(crate) fn pretty(json: &str) -> Option<String> {
             b',' => {
                 out.push(b',');
                 if depth <= MAX_INDENTED_DEPTH {
-                    line_break(&mut out, depth);
+                    line_break::<ESCAPED>(&mut out, depth);
                 }
             }
             b':' if depth <= MAX_INDENTED_DEPTH => out.extend_from_slice(b": "),
@@ -87,8 +110,20 @@ pub(crate) fn pretty(json: &str) -> Option<String> {
         }
         i += 1;
     }
-    // Only ASCII was added to valid UTF-8, at token boundaries.
-    String::from_utf8(out).ok()
+    Some(out)
+}
+
+/// A JSON string (its quotes included) written as it reads inside another
+/// JSON string: each quote and backslash with a backslash before it.
+fn escape_string(out: &mut Vec<u8>, string: &[u8]) {
+    let mut rest = string;
+    while let Some(at) = memchr::memchr2(b'"', b'\\', rest) {
+        out.extend_from_slice(&rest[..at]);
+        out.push(b'\\');
+        out.push(rest[at]);
+        rest = &rest[at + 1..];
+    }
+    out.extend_from_slice(rest);
 }
 
 /// Whether `json` is exactly one JSON value (syntax only; nothing is built).
@@ -112,8 +147,13 @@ fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
     }
 }
 
-fn line_break(out: &mut Vec<u8>, depth: usize) {
-    out.push(b'\n');
+/// A line break (written `\n` when `ESCAPED`), then `depth` levels of indent.
+fn line_break<const ESCAPED: bool>(out: &mut Vec<u8>, depth: usize) {
+    if ESCAPED {
+        out.extend_from_slice(b"\\n");
+    } else {
+        out.push(b'\n');
+    }
     out.resize(out.len() + 2 * depth, b' ');
 }
 
@@ -140,7 +180,14 @@ mod tests {
         ] {
             let compact = serde_json::from_str::<Value>(json).unwrap().to_string();
             assert_eq!(pretty(&compact).as_deref(), Some(reference(&compact).as_str()), "{json}");
+            assert_eq!(pretty_escaped(&compact), Some(escaped(&reference(&compact))), "{json}");
         }
+    }
+
+    /// `text` as `serde_json` writes it inside a JSON string.
+    fn escaped(text: &str) -> String {
+        let quoted = serde_json::to_string(text).unwrap();
+        quoted[1..quoted.len() - 1].to_owned()
     }
 
     #[test]
@@ -152,6 +199,7 @@ mod tests {
             if let conformance_support::Expected::Result(expected) = case.expected {
                 let compact = expected.to_string();
                 assert_eq!(pretty(&compact), Some(reference(&compact)), "{}", case.name);
+                assert_eq!(pretty_escaped(&compact), Some(escaped(&reference(&compact))), "{}", case.name);
                 checked += 1;
             }
         }
@@ -183,6 +231,7 @@ mod tests {
         let depth = 100_000;
         let compact = format!(r#"{{"v":{}{}}}"#, "[".repeat(depth), "]".repeat(depth));
         let text = pretty(&compact).unwrap();
+        assert_eq!(pretty_escaped(&compact), Some(escaped(&text)));
         let bound = compact.len() + 2 * MAX_INDENTED_DEPTH * (1 + 2 * MAX_INDENTED_DEPTH) + 2;
         assert!(text.len() <= bound, "{} bytes for {}", text.len(), compact.len());
         let mut deserializer = serde_json::Deserializer::from_str(&text);
@@ -207,6 +256,7 @@ mod tests {
             r#"{"a":"\x"}"#,
         ] {
             assert_eq!(pretty(json), None, "{json:?}");
+            assert_eq!(pretty_escaped(json), None, "{json:?}");
         }
     }
 }

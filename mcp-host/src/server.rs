@@ -275,18 +275,21 @@ fn log_call(name: &str, outcome: &Outcome) {
 fn render(name: &str, answer: Answer, carries: bool) -> CallToolResult {
     match answer {
         Answer::Result(json) => {
-            // `pretty` checks that the text is one compact JSON object.
+            // `pretty` and `pretty_escaped` check that the text is one
+            // compact JSON object.
+            if carries {
+                return match crate::pretty::pretty_escaped(&json) {
+                    Some(text) => crate::structured_text::carried(json, text),
+                    None => broken(name, "the result is not one compact JSON object".to_owned()),
+                };
+            }
             let Some(text) = crate::pretty::pretty(&json) else {
                 return broken(name, "the result is not one compact JSON object".to_owned());
             };
             let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-            if carries {
-                crate::structured_text::carry(&mut result, json);
-            } else {
-                match parse_result(json.as_bytes()) {
-                    Ok(value) => result.structured_content = Some(value),
-                    Err(why) => return broken(name, why),
-                }
+            match parse_result(json.as_bytes()) {
+                Ok(value) => result.structured_content = Some(value),
+                Err(why) => return broken(name, why),
             }
             result
         }

@@ -91,17 +91,19 @@ impl Output {
     async fn send(&self, message: ServerJsonRpcMessage) -> io::Result<()> {
         self.in_flight.answered(&message);
         let small = is_small(&message);
-        let to_line = move || {
-            let mut line = crate::structured_text::reply_line(message)?;
-            line.push(b'\n');
-            Ok::<_, serde_json::Error>(line)
-        };
+        let to_line = move || crate::structured_text::reply_line(message);
         // A large result takes a while to serialise: not on a protocol
         // worker. A small one takes less than the hop to another thread.
         let serialised =
             if small { to_line() } else { tokio::task::spawn_blocking(to_line).await.map_err(io::Error::other)? };
         let line = serialised.map_err(io::Error::other)?;
-        self.write_line(&line).await
+        // Written in its pieces, as they are, then the line break.
+        let mut writer = self.writer.lock().await;
+        for piece in line.pieces() {
+            writer.write_all(piece).await?;
+        }
+        writer.write_all(b"\n").await?;
+        writer.flush().await
     }
 
     async fn write_line(&self, line: &[u8]) -> io::Result<()> {
@@ -136,7 +138,7 @@ const INLINE_BYTES: usize = 64 << 10;
 fn is_small(message: &ServerJsonRpcMessage) -> bool {
     let JsonRpcMessage::Response(response) = message else { return true };
     let ServerResult::CallToolResult(result) = &response.result else { return true };
-    let mut text_bytes = 0;
+    let mut text_bytes = crate::structured_text::carried_bytes(result);
     for block in &result.content {
         let ContentBlock::Text(text) = block else { return false };
         text_bytes += text.text.len();
