@@ -101,7 +101,7 @@ pub(crate) fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     match len {
         0 => {}
         1..=3 => {
-            out.reserve(3);
+            out.reserve(len);
             for &byte in bytes {
                 out.push(byte);
             }
@@ -122,10 +122,28 @@ fn overlapping<const N: usize>(out: &mut Vec<u8>, bytes: &[u8]) {
     let first: [u8; N] = bytes[..N].try_into().expect("at least N bytes");
     let last: [u8; N] = bytes[len - N..].try_into().expect("at least N bytes");
     let start = out.len();
-    out.reserve(2 * N);
+    // The first word ends within `bytes`, so no more than its length is needed.
+    out.reserve(len);
     out.extend_from_slice(&first);
     out.truncate(start + len - N);
     out.extend_from_slice(&last);
+}
+
+/// A sink that only counts the bytes it is given: the length of a text,
+/// found without writing it.
+#[derive(Default)]
+pub(crate) struct Counting(pub(crate) usize);
+
+impl Sink for Counting {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+
+    #[inline]
+    fn push(&mut self, _byte: u8) {
+        self.0 += 1;
+    }
 }
 
 /// A writer behind a buffer that is handed on whenever it holds
@@ -801,13 +819,17 @@ mod tests {
     }
 
     #[test]
-    fn bytes_of_every_length_are_appended_as_they_are() {
+    fn bytes_of_every_length_are_appended_as_they_are_into_no_more_room_than_they_take() {
         for len in 0..80 {
             let bytes: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
-            let mut out = b"ab".to_vec();
+            // Exactly the room needed: appending must not grow the buffer
+            // (the overlapping words are written within it).
+            let mut out = Vec::with_capacity(2 + len);
+            out.extend_from_slice(b"ab");
             put_bytes(&mut out, &bytes);
             assert_eq!(out[2..], bytes[..], "{len} bytes");
             assert_eq!(&out[..2], b"ab");
+            assert_eq!(out.capacity(), 2 + len, "{len} bytes grew the buffer");
         }
     }
 

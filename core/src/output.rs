@@ -18,7 +18,7 @@ use std::{fmt, io};
 
 use serde_json::Value;
 
-use crate::json_write::{self, Flushing, Sink};
+use crate::json_write::{self, Counting, Flushing, Sink};
 
 /// An item of a written list: a tree, or text already written.
 pub(crate) enum ListedItem {
@@ -125,6 +125,30 @@ impl Output {
         sink.finish()
     }
 
+    /// How many bytes [`Output::write_to`] writes, counted without writing
+    /// them (a written list's text is counted by its length): so the one
+    /// buffer a result is returned in can be made at its size at once.
+    ///
+    /// # Panics
+    ///
+    /// Never: a tree always writes (its keys are strings).
+    pub fn json_len(&self) -> usize {
+        let mut counted = Counting::default();
+        // A tree always writes (its keys are strings, its numbers finite).
+        self.write_into(&mut counted).expect("a result writes");
+        counted.0
+    }
+
+    /// Append the text [`Output::write_to`] writes to `out`.
+    ///
+    /// # Panics
+    ///
+    /// Never: a tree always writes (its keys are strings).
+    pub fn append_json(&self, out: &mut Vec<u8>) {
+        // A tree always writes (its keys are strings, its numbers finite).
+        self.write_into(out).expect("a result writes");
+    }
+
     fn write_into<S: Sink>(&self, out: &mut S) -> Result<(), json_write::Error> {
         let Value::Object(body) = &self.body else {
             return json_write::write(out, &self.body);
@@ -153,9 +177,8 @@ impl Output {
     /// Never: writing to memory cannot fail, a tree always serialises, and
     /// the text is written from UTF-8 text and `serde_json`'s output.
     pub fn to_json_text(&self) -> String {
-        let mut text = Vec::new();
-        // A tree always writes (its keys are strings, its numbers finite).
-        self.write_into(&mut text).expect("a result writes");
+        let mut text = Vec::with_capacity(self.json_len());
+        self.append_json(&mut text);
         // Written from UTF-8 text and `serde_json`'s UTF-8 output.
         String::from_utf8(text).expect("a result's JSON is UTF-8")
     }
@@ -201,6 +224,7 @@ mod tests {
             "findings": [{"code": "x"}]
         });
         assert_eq!(output.to_string(), expected.to_string());
+        assert_eq!(output.json_len(), expected.to_string().len());
         assert_eq!(output.into_value(), expected);
     }
 
@@ -209,6 +233,7 @@ mod tests {
         let output =
             Output::from(json!({"rows": null, "n": 0})).with_list("rows", WrittenList::new(Vec::new(), Vec::new()));
         assert_eq!(output.to_string(), r#"{"rows":[],"n":0}"#);
+        assert_eq!(output.json_len(), r#"{"rows":[],"n":0}"#.len());
         let tree = json!({"b": 20.0, "a": [20, "x"]});
         assert_eq!(Output::from(tree.clone()).to_string(), tree.to_string());
         assert_eq!(Output::from(tree.clone()).into_value(), tree);

@@ -59,13 +59,7 @@ fn indent<const ESCAPED: bool>(json: &str) -> Option<Vec<u8>> {
     while i < bytes.len() {
         match bytes[i] {
             b'"' => {
-                let end = string_end(bytes, i)?;
-                if ESCAPED {
-                    escape_string(&mut out, &bytes[i..end]);
-                } else {
-                    out.extend_from_slice(&bytes[i..end]);
-                }
-                i = end;
+                i = copy_string::<ESCAPED>(&mut out, bytes, i)?;
                 continue;
             }
             open @ (b'{' | b'[') => {
@@ -113,17 +107,34 @@ fn indent<const ESCAPED: bool>(json: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// A JSON string (its quotes included) written as it reads inside another
-/// JSON string: each quote and backslash with a backslash before it.
-fn escape_string(out: &mut Vec<u8>, string: &[u8]) {
-    let mut rest = string;
-    while let Some(at) = memchr::memchr2(b'"', b'\\', rest) {
-        out.extend_from_slice(&rest[..at]);
-        out.push(b'\\');
-        out.push(rest[at]);
-        rest = &rest[at + 1..];
+/// Copy the string whose opening quote is at `start`, quotes included, and
+/// return the index just past it. When `ESCAPED`, it is written as it reads
+/// inside another JSON string: each quote and backslash with a backslash
+/// before it. One pass, from one quote or backslash to the next.
+fn copy_string<const ESCAPED: bool>(out: &mut Vec<u8>, bytes: &[u8], start: usize) -> Option<usize> {
+    let quote: &[u8] = if ESCAPED { b"\\\"" } else { b"\"" };
+    out.extend_from_slice(quote);
+    let mut at = start + 1;
+    loop {
+        let stop = at + memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
+        out.extend_from_slice(&bytes[at..stop]);
+        if bytes[stop] == b'"' {
+            out.extend_from_slice(quote);
+            return Some(stop + 1);
+        }
+        // An escape: the backslash and the byte after it.
+        let escaped = *bytes.get(stop + 1)?;
+        if ESCAPED {
+            out.extend_from_slice(b"\\\\");
+            if matches!(escaped, b'"' | b'\\') {
+                out.push(b'\\');
+            }
+            out.push(escaped);
+        } else {
+            out.extend_from_slice(&[b'\\', escaped]);
+        }
+        at = stop + 2;
     }
-    out.extend_from_slice(rest);
 }
 
 /// Whether `json` is exactly one JSON value (syntax only; nothing is built).
@@ -132,19 +143,6 @@ fn is_json(json: &str) -> bool {
     // Skipping a value uses no recursion, so nesting needs no limit here.
     deserializer.disable_recursion_limit();
     IgnoredAny::deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
-}
-
-/// The index just past the string that starts with the quote at `start`.
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    loop {
-        let offset = bytes[i..].iter().position(|b| matches!(b, b'"' | b'\\'))?;
-        i += offset;
-        if bytes[i] == b'"' {
-            return Some(i + 1);
-        }
-        i += 2;
-    }
 }
 
 /// A line break (written `\n` when `ESCAPED`), then `depth` levels of indent.

@@ -104,7 +104,7 @@ pub fn call(tool: &[u8], args_json: &[u8]) -> Vec<u8> {
 
 /// [`call`] on arguments already read from their text (or the error reading
 /// them), so a caller can free the text first. The result's text is written
-/// without a growing buffer (see `chunked.rs`).
+/// without a growing buffer (see `json_text.rs`).
 pub fn call_parsed(tool: &[u8], args: Result<validation_core::Arguments, ToolError>) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
     encoded(args.and_then(|args| validation_core::call_tool_output(&name, args)))
@@ -130,7 +130,7 @@ pub fn call_exporting(
 ) -> Vec<u8> {
     let name = String::from_utf8_lossy(tool);
     match args.and_then(|args| validation_core::call_tool_exporting(&name, args, csv)) {
-        Ok((result, files)) if files.is_empty() => crate::chunked::prefixed_json(STATUS_OK, result),
+        Ok((result, files)) if files.is_empty() => crate::json_text::prefixed_json(STATUS_OK, result),
         Ok((result, files)) => {
             let mut table = vec![STATUS_OK_WITH_FILES];
             table.extend_from_slice(&(files.len() as u32).to_le_bytes());
@@ -139,7 +139,7 @@ pub fn call_exporting(
                     table.extend_from_slice(&word.to_le_bytes());
                 }
             }
-            crate::chunked::json_after(&table, result)
+            crate::json_text::json_after(&table, result)
         }
         Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
     }
@@ -172,7 +172,7 @@ pub fn merge(tool: &[u8], args: Result<validation_core::Arguments, ToolError>, p
 /// A result buffer: status 0 and the JSON, or status 1 and the argument error.
 fn encoded(result: Result<validation_core::Output, ToolError>) -> Vec<u8> {
     match result {
-        Ok(result) => crate::chunked::prefixed_json(STATUS_OK, result),
+        Ok(result) => crate::json_text::prefixed_json(STATUS_OK, result),
         Err(err) => with_status(STATUS_ARGUMENT_ERROR, error_json(&err).as_bytes()),
     }
 }
@@ -518,13 +518,14 @@ mod tests {
 
     #[test]
     fn a_large_result_is_the_cores_text_verbatim() {
-        // Several chunks of result text (see chunked.rs), with floats whose
-        // kind (20.0, not 20) and keys whose order must come through as they are.
+        // A large result text (counted, then written: see json_text.rs), with
+        // floats whose kind (20.0, not 20) and keys whose order must come
+        // through as they are.
         let rows: Vec<String> =
             (0..20_000).map(|i| format!(r#"{{"id": "C{}", "n": 20.0, "a": "x"}}"#, i % 15_000)).collect();
         let args = format!(r#"{{"rows": [{}], "key": "id"}}"#, rows.join(","));
         let expected = validation_core::call_tool_json("count_distinct", args.as_bytes()).expect("a valid call");
-        assert!(expected.len() > 2 << 20, "{} bytes is too small to cross a chunk", expected.len());
+        assert!(expected.len() > 2 << 20, "{} bytes is not a large result", expected.len());
         let buffer = call(b"count_distinct", args.as_bytes());
         assert_eq!(buffer[0], STATUS_OK);
         assert!(&buffer[1..] == expected.as_bytes(), "the ABI's text differs from the core's");

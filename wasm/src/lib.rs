@@ -12,8 +12,8 @@
 pub mod abi;
 #[cfg(any(target_arch = "wasm32", test))]
 mod arena;
-mod chunked;
 pub mod js;
+mod json_text;
 
 /// Every allocation of the module: a region of its initial memory first,
 /// so that a small call never grows memory (see `arena.rs`).
