@@ -226,9 +226,43 @@ impl CallSettings {
             }
             _ => None,
         };
-        let mut input = self.prepare_text(tool, text, &top, stop)?;
-        input.export = export;
-        Ok(input)
+        let input = match self.prepare_text(tool, text, &top)? {
+            Prepared::Ready(input) => input,
+            Prepared::ReadsFiles => {
+                // A file is read for this call: the object path decides, as
+                // for arguments that arrive parsed.
+                let arguments: Map<String, Value> =
+                    serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
+                self.prepare_object(tool, arguments, stop)?
+            }
+        };
+        Ok(CallInput { export, ..input })
+    }
+
+    /// [`Self::prepare_outlined`] for a call that neither reads a file nor
+    /// writes one (no `path` to read, no `export`): `None` for any other.
+    /// It touches no file system, so it can run where blocking must not.
+    pub(crate) fn prepare_in_memory(
+        &self,
+        tool: &str,
+        text: &str,
+        outline: Option<&Outline>,
+    ) -> Option<Result<CallInput, PrepareError>> {
+        if !CAPPED_TOOLS.contains(&tool) {
+            return Some(Ok(text.as_bytes().to_vec().into()));
+        }
+        let top = match TopLevel::of(text, outline) {
+            Ok(top) => top,
+            Err(err) => return Some(Err(err)),
+        };
+        if top.contains_key("export") {
+            return None;
+        }
+        match self.prepare_text(tool, text, &top) {
+            Ok(Prepared::Ready(input)) => Some(Ok(input)),
+            Ok(Prepared::ReadsFiles) => None,
+            Err(err) => Some(Err(err)),
+        }
     }
 
     /// What `export` (its value) asks of this server: nothing when null.
@@ -239,22 +273,14 @@ impl CallSettings {
         self.output_roots.plan(export).map(Some).map_err(PrepareError::Output)
     }
 
-    /// [`Self::prepare`] for a capped tool whose top-level arguments are `top`.
-    fn prepare_text(
-        &self,
-        tool: &str,
-        text: &str,
-        top: &TopLevel<'_>,
-        stop: &StopFlag,
-    ) -> Result<CallInput, PrepareError> {
+    /// [`Self::prepare`] for a capped tool whose top-level arguments are
+    /// `top`, as far as it goes without a file: the input, or that a file
+    /// is to be read for it.
+    fn prepare_text(&self, tool: &str, text: &str, top: &TopLevel<'_>) -> Result<Prepared, PrepareError> {
         let path_alone = !top.contains_key("rows") && !top.contains_key("csv") && ROW_TOOLS.contains(&tool);
         let reads_file = path_alone && top.get("path").is_some_and(|path| path.starts_with('"'));
         if reads_file || (tool == "validate_rows" && names_reference_file(top.get("columns"))) {
-            // A file is read for this call: the object path decides, as for
-            // arguments that arrive parsed.
-            let arguments: Map<String, Value> =
-                serde_json::from_str(text).map_err(|err| PrepareError::NotAnObject(err.to_string()))?;
-            return self.prepare_object(tool, arguments, stop);
+            return Ok(Prepared::ReadsFiles);
         }
         // Where the rows' array is: the text before it is kept as it is.
         let rows = top.span("rows").filter(|span| text[span.clone()].starts_with('['));
@@ -270,8 +296,15 @@ impl CallSettings {
             }
             _ => text.as_bytes().to_vec(),
         };
-        Ok(CallInput { args, rows, ..CallInput::default() })
+        Ok(Prepared::Ready(CallInput { args, rows, ..CallInput::default() }))
     }
+}
+
+/// What [`CallSettings::prepare_text`] makes of a call's text.
+enum Prepared {
+    Ready(CallInput),
+    /// A `path` (or a column's `references.path`) is to be read.
+    ReadsFiles,
 }
 
 /// `arguments` as a JSON object with `"rows": <rows>` appended, `rows` being

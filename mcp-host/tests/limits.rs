@@ -34,6 +34,28 @@ fn running_out_of_fuel_then_a_normal_call() {
     assert_small_call_ok(&server.call_tool("count_distinct", small_call_arguments()));
 }
 
+/// The server tries a call of up to 16 KiB of arguments on its protocol
+/// thread first, with at most 20,000,000 fuel (`server.rs`, the inline
+/// lane), and runs it again in full when that is not enough. This call is
+/// 150 rows of anagrams, near matches of one another: small, and more than
+/// the lane's fuel, as a server whose whole limit is the lane's says.
+#[test]
+fn a_small_call_past_the_inline_lanes_fuel_gets_its_whole_answer() {
+    let args = slow_arguments(150);
+    assert!(args.to_string().len() <= 16 << 10, "small enough for the inline lane");
+    let mut capped = StdioServer::initialized(&["--max-fuel", "20000000"], &[]);
+    let result = capped.call_tool("duplicate_report", args.clone());
+    // Out of fuel at a limit of the lane's size: the answer is final there,
+    // and names the server's own limit.
+    assert!(text_of(&result).contains("ran out of fuel (limit 20000000 units)"), "{result}");
+    let mut server = StdioServer::initialized(&[], &[]);
+    let result = server.call_tool("duplicate_report", args.clone());
+    assert!(!is_error(&result), "{result}");
+    // The oracle: the core itself, natively, with no limit.
+    let expected = validation_core::call_tool("duplicate_report", &args).unwrap();
+    assert_eq!(result["structuredContent"], expected);
+}
+
 #[test]
 fn the_fuel_limit_can_come_from_the_environment() {
     let mut server = StdioServer::initialized(&[], &[("MCP_VALIDATION_MAX_FUEL", "4000000")]);

@@ -254,11 +254,41 @@ impl Module {
         deadline: Instant,
         stop: &StopFlag,
     ) -> Result<Outcome, SandboxError> {
+        self.call_within(tool, input.into(), deadline, stop, self.limits)
+    }
+
+    /// The fuel a call may use.
+    pub fn max_fuel(&self) -> u64 {
+        self.limits.max_fuel
+    }
+
+    /// [`Module::call`] with at most `max_fuel` of the call's fuel (a call
+    /// that may stop early and be run again in full: `server.rs`'s inline
+    /// lane). A call checked in parts takes its whole fuel.
+    pub(crate) fn call_with_fuel(
+        &self,
+        tool: &str,
+        input: CallInput,
+        deadline: Instant,
+        stop: &StopFlag,
+        max_fuel: u64,
+    ) -> Result<Outcome, SandboxError> {
+        let limits = Limits { max_fuel: max_fuel.min(self.limits.max_fuel), ..self.limits };
+        self.call_within(tool, input, deadline, stop, limits)
+    }
+
+    fn call_within(
+        &self,
+        tool: &str,
+        input: CallInput,
+        deadline: Instant,
+        stop: &StopFlag,
+        limits: Limits,
+    ) -> Result<Outcome, SandboxError> {
         let _slot = self.slots.call().map_err(SandboxError::Busy)?;
-        let input = input.into();
         let raw = match parts::try_in_parts(self, tool, &input, deadline, stop) {
             Some(checked_in_parts) => checked_in_parts?,
-            None => call::run(self, self.limits, deadline, stop.clone(), tool.as_bytes(), Entry::Call(input))?,
+            None => call::run(self, limits, deadline, stop.clone(), tool.as_bytes(), Entry::Call(input))?,
         };
         let answer = match raw.not_written {
             Some(err) => Answer::NotWritten(err),
