@@ -225,6 +225,9 @@ mod tests {
         });
         assert_eq!(output.to_string(), expected.to_string());
         assert_eq!(output.json_len(), expected.to_string().len());
+        let mut written = Vec::new();
+        output.write_to(&mut written).unwrap();
+        assert_eq!(written, expected.to_string().into_bytes(), "through a writer too");
         assert_eq!(output.into_value(), expected);
     }
 
