@@ -16,6 +16,7 @@ use crate::arguments::Arguments;
 use crate::entities::{group_by_key, read_rows, KeyedRow, RowRef};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity};
+use crate::hashing::Fixed;
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::near_match::{Clustering, Signature};
 use crate::output::Output;
@@ -75,10 +76,10 @@ struct GroupBook<'r, 'a> {
     groups: Vec<Group<'r, 'a>>,
     /// Members listed per group: the reference's 20, or fewer under `max_listed`.
     members_cap: usize,
-    reported_key_sets: Vec<HashSet<String>>,
+    reported_key_sets: Vec<HashSet<String, Fixed>>,
     /// For each key, the reported sets naming it, ascending: a set holding
     /// every key of a group holds its first, so only these need looking at.
-    sets_naming: HashMap<String, Vec<usize>>,
+    sets_naming: HashMap<String, Vec<usize>, Fixed>,
 }
 
 impl<'r, 'a> GroupBook<'r, 'a> {
@@ -91,7 +92,8 @@ impl<'r, 'a> GroupBook<'r, 'a> {
         similarity: Option<f64>,
     ) {
         let listed: Vec<_> = members.iter().take(self.members_cap).copied().collect();
-        let mut keys: Vec<String> = members.iter().map(|m| m.key.clone()).collect::<HashSet<_>>().into_iter().collect();
+        let mut keys: Vec<String> =
+            members.iter().map(|m| m.key.clone()).collect::<HashSet<_, Fixed>>().into_iter().collect();
         keys.sort_unstable();
         for key in &keys {
             self.sets_naming.entry(key.clone()).or_default().push(self.reported_key_sets.len());
@@ -231,7 +233,8 @@ fn signature_groups<'r, 'a>(
     // so that only their candidates are sorted, in signature order, those
     // of one signature in their own order (a stable sort). Each run of one
     // signature is then a group.
-    let mut counts: HashMap<&[String], u32> = HashMap::with_capacity(candidates.len());
+    let mut counts: HashMap<&[String], u32, Fixed> =
+        HashMap::with_capacity_and_hasher(candidates.len(), Fixed::default());
     for (_, token) in candidates {
         *counts.entry(token.as_slice()).or_default() += 1;
     }
@@ -341,7 +344,7 @@ fn find_groups<'r, 'a>(
     by_key.sort_unstable_by_key(|(key, _)| *key);
     let members_cap = request.cap.map_or(MAX_MEMBERS_PER_GROUP, |cap| cap.min(MAX_MEMBERS_PER_GROUP));
     let mut book =
-        GroupBook { groups: Vec::new(), members_cap, reported_key_sets: Vec::new(), sets_naming: HashMap::new() };
+        GroupBook { groups: Vec::new(), members_cap, reported_key_sets: Vec::new(), sets_naming: HashMap::default() };
     same_key_groups(&by_key, &request.key, &mut book, &mut findings);
 
     if let Some(fields) = request.match_fields.as_deref().filter(|fields| !fields.is_empty()) {

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::csv::{CsvRows, RecordRef, EXTRA_FIELDS_KEY};
 use crate::error::ToolError;
 use crate::findings::{object, Finding, Locator, Severity};
+use crate::hashing::Fixed;
 use crate::json_rows::{ColumnPositions, JsonCell, JsonRow, ObjectRow, RowsText};
 use crate::py::repr::{repr, repr_float, type_name};
 use crate::py::text;
@@ -495,7 +496,8 @@ pub(crate) fn read_keys(
 
 /// Keyed rows grouped by key, groups in order of first appearance.
 pub(crate) fn group_by_key<T: Keyed>(keyed: &[T]) -> Vec<(&str, Vec<&T>)> {
-    let mut position: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    // Looked up only: `groups` keeps the order of first appearance.
+    let mut position: std::collections::HashMap<&str, usize, Fixed> = std::collections::HashMap::default();
     let mut groups: Vec<(&str, Vec<&T>)> = Vec::new();
     for item in keyed {
         match position.get(item.key()) {

@@ -8,6 +8,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
+use crate::hashing::Fixed;
 use crate::json_write;
 use crate::output::{ListedItem, Output, WrittenList};
 
@@ -214,7 +215,8 @@ impl Serialize for Finding {
 #[derive(Default)]
 pub(crate) struct Tally {
     counts: Vec<(String, usize)>,
-    position: std::collections::HashMap<String, usize>,
+    /// Where each key is in `counts` (looked up only).
+    position: std::collections::HashMap<String, usize, Fixed>,
 }
 
 impl Tally {

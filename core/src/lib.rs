@@ -35,6 +35,7 @@ mod export;
 mod expr;
 mod findings;
 mod formats;
+mod hashing;
 mod inspect;
 mod json_rows;
 mod json_scan;
