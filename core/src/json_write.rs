@@ -305,6 +305,16 @@ impl<'s, S: Sink + ?Sized> Serializer<'s, S> {
     }
 }
 
+/// Integers, spelt by `serde_json`'s compact formatter.
+macro_rules! formatted_integers {
+    ($($method:ident => $write:ident : $type:ty),*) => {$(
+        fn $method(self, value: $type) -> Result<(), Error> {
+            put_formatted(self.sink, |out| CompactFormatter.$write(out, value));
+            Ok(())
+        }
+    )*};
+}
+
 impl<'s, S: Sink + ?Sized> ser::Serializer for Serializer<'s, S> {
     type Ok = ();
     type Error = Error;
@@ -321,49 +331,18 @@ impl<'s, S: Sink + ?Sized> ser::Serializer for Serializer<'s, S> {
         Ok(())
     }
 
-    fn serialize_i8(self, value: i8) -> Result<(), Error> {
-        self.serialize_i64(i64::from(value))
-    }
-
-    fn serialize_i16(self, value: i16) -> Result<(), Error> {
-        self.serialize_i64(i64::from(value))
-    }
-
-    fn serialize_i32(self, value: i32) -> Result<(), Error> {
-        self.serialize_i64(i64::from(value))
-    }
-
-    fn serialize_i64(self, value: i64) -> Result<(), Error> {
-        put_formatted(self.sink, |out| CompactFormatter.write_i64(out, value));
-        Ok(())
-    }
-
-    fn serialize_i128(self, value: i128) -> Result<(), Error> {
-        put_formatted(self.sink, |out| CompactFormatter.write_i128(out, value));
-        Ok(())
-    }
-
-    fn serialize_u8(self, value: u8) -> Result<(), Error> {
-        self.serialize_u64(u64::from(value))
-    }
-
-    fn serialize_u16(self, value: u16) -> Result<(), Error> {
-        self.serialize_u64(u64::from(value))
-    }
-
-    fn serialize_u32(self, value: u32) -> Result<(), Error> {
-        self.serialize_u64(u64::from(value))
-    }
-
-    fn serialize_u64(self, value: u64) -> Result<(), Error> {
-        put_formatted(self.sink, |out| CompactFormatter.write_u64(out, value));
-        Ok(())
-    }
-
-    fn serialize_u128(self, value: u128) -> Result<(), Error> {
-        put_formatted(self.sink, |out| CompactFormatter.write_u128(out, value));
-        Ok(())
-    }
+    formatted_integers!(
+        serialize_i8 => write_i8: i8,
+        serialize_i16 => write_i16: i16,
+        serialize_i32 => write_i32: i32,
+        serialize_i64 => write_i64: i64,
+        serialize_i128 => write_i128: i128,
+        serialize_u8 => write_u8: u8,
+        serialize_u16 => write_u16: u16,
+        serialize_u32 => write_u32: u32,
+        serialize_u64 => write_u64: u64,
+        serialize_u128 => write_u128: u128
+    );
 
     fn serialize_f32(self, value: f32) -> Result<(), Error> {
         if value.is_finite() {
@@ -489,62 +468,33 @@ impl<'s, S: Sink + ?Sized> ser::Serializer for Serializer<'s, S> {
 /// The name `serde_json` gives a `RawValue` when it serialises one.
 const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
-impl<S: Sink + ?Sized> ser::SerializeSeq for Compound<'_, S> {
-    type Ok = ();
-    type Error = Error;
+/// The four kinds of array serde writes (a sequence, a tuple, a tuple
+/// struct, a tuple variant's content) are written alike.
+macro_rules! array_of_elements {
+    ($($kind:ident :: $element:ident),*) => {$(
+        impl<S: Sink + ?Sized> ser::$kind for Compound<'_, S> {
+            type Ok = ();
+            type Error = Error;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.comma();
-        self.value(value)
-    }
+            fn $element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.comma();
+                self.value(value)
+            }
 
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
+            fn end(self) -> Result<(), Error> {
+                self.close();
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl<S: Sink + ?Sized> ser::SerializeTuple for Compound<'_, S> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
-}
-
-impl<S: Sink + ?Sized> ser::SerializeTupleStruct for Compound<'_, S> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
-}
-
-impl<S: Sink + ?Sized> ser::SerializeTupleVariant for Compound<'_, S> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
-}
+array_of_elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl<S: Sink + ?Sized> ser::SerializeMap for Compound<'_, S> {
     type Ok = ();
@@ -564,34 +514,27 @@ impl<S: Sink + ?Sized> ser::SerializeMap for Compound<'_, S> {
     }
 }
 
-impl<S: Sink + ?Sized> ser::SerializeStruct for Compound<'_, S> {
-    type Ok = ();
-    type Error = Error;
+/// A struct and a struct variant's content are written as maps are.
+macro_rules! object_of_fields {
+    ($($kind:ident),*) => {$(
+        impl<S: Sink + ?Sized> ser::$kind for Compound<'_, S> {
+            type Ok = ();
+            type Error = Error;
 
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        self.key(key)?;
-        self.value(value)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+                self.key(key)?;
+                self.value(value)
+            }
 
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
+            fn end(self) -> Result<(), Error> {
+                self.close();
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl<S: Sink + ?Sized> ser::SerializeStructVariant for Compound<'_, S> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        ser::SerializeStruct::serialize_field(self, key, value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close();
-        Ok(())
-    }
-}
+object_of_fields!(SerializeStruct, SerializeStructVariant);
 
 /// Writes a map's key: a string as it is, a number or a bool in quotes (as
 /// `serde_json` does); anything else is refused, as `serde_json` refuses it.
@@ -611,6 +554,15 @@ impl<S: Sink + ?Sized> KeySerializer<'_, S> {
 
 fn key_must_be_a_string() -> Error {
     ser::Error::custom("key must be a string")
+}
+
+/// A key that is a bool or an integer: written as the value is, in quotes.
+macro_rules! quoted_keys {
+    ($($method:ident : $type:ty),*) => {$(
+        fn $method(self, value: $type) -> Result<(), Error> {
+            self.quoted(|s| ser::Serializer::$method(s, value))
+        }
+    )*};
 }
 
 impl<S: Sink + ?Sized> ser::Serializer for KeySerializer<'_, S> {
@@ -634,49 +586,19 @@ impl<S: Sink + ?Sized> ser::Serializer for KeySerializer<'_, S> {
         Ok(())
     }
 
-    fn serialize_bool(self, value: bool) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_bool(s, value))
-    }
-
-    fn serialize_i8(self, value: i8) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_i8(s, value))
-    }
-
-    fn serialize_i16(self, value: i16) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_i16(s, value))
-    }
-
-    fn serialize_i32(self, value: i32) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_i32(s, value))
-    }
-
-    fn serialize_i64(self, value: i64) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_i64(s, value))
-    }
-
-    fn serialize_i128(self, value: i128) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_i128(s, value))
-    }
-
-    fn serialize_u8(self, value: u8) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_u8(s, value))
-    }
-
-    fn serialize_u16(self, value: u16) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_u16(s, value))
-    }
-
-    fn serialize_u32(self, value: u32) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_u32(s, value))
-    }
-
-    fn serialize_u64(self, value: u64) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_u64(s, value))
-    }
-
-    fn serialize_u128(self, value: u128) -> Result<(), Error> {
-        self.quoted(|s| ser::Serializer::serialize_u128(s, value))
-    }
+    quoted_keys!(
+        serialize_bool: bool,
+        serialize_i8: i8,
+        serialize_i16: i16,
+        serialize_i32: i32,
+        serialize_i64: i64,
+        serialize_i128: i128,
+        serialize_u8: u8,
+        serialize_u16: u16,
+        serialize_u32: u32,
+        serialize_u64: u64,
+        serialize_u128: u128
+    );
 
     fn serialize_f32(self, value: f32) -> Result<(), Error> {
         if !value.is_finite() {
