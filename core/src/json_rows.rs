@@ -183,6 +183,9 @@ impl RowsText {
         };
         let mut row_keys: Vec<Span> = Vec::new();
         let offset = |at: usize| (at - base) as u32;
+        // The layout of the row before, when it had one: the next row's
+        // keys are tried against it first.
+        let mut last_layout = None;
         scan.space();
         if !scan.eat(b']') {
             loop {
@@ -190,7 +193,13 @@ impl RowsText {
                 let start = scan.at;
                 let first_value = rows.values.len() as u32;
                 let layout = if scan.peek() == Some(b'{') {
-                    rows.read_object(scan, base, &mut row_keys)?
+                    let same = last_layout.filter(|&layout| rows.read_object_of_layout(scan, base, layout).is_some());
+                    let layout = match same {
+                        Some(layout) => layout,
+                        None => rows.read_object(scan, base, &mut row_keys)?,
+                    };
+                    last_layout = (layout < KEYS_AS_TREE).then_some(layout);
+                    layout
                 } else {
                     scan.value(MOST_DEPTH)?;
                     NOT_OBJECT
@@ -226,17 +235,7 @@ impl RowsText {
             let key_start = key.as_ptr() as usize - scan.text.as_ptr() as usize;
             row_keys.push(Span { start: offset(key_start), end: offset(key_start + key.len()) });
             let start = scan.at;
-            let mark = if scan.peek() == Some(b'"') {
-                if scan.string()? {
-                    ESCAPED
-                } else {
-                    0
-                }
-            } else {
-                // The row object is one level of nesting.
-                scan.value(MOST_DEPTH - 1)?;
-                0
-            };
+            let mark = read_value(scan)?;
             self.values.push(Span { start: offset(start), end: offset(scan.at) | mark });
             Some(())
         })?;
@@ -246,6 +245,58 @@ impl RowsText {
             self.values.truncate(first_value);
         }
         Some(layout.unwrap_or(KEYS_AS_TREE))
+    }
+
+    /// A row object (`scan` at its `{`) read past as a row of `layout`:
+    /// its keys, in that order, are compared with the layout's where they
+    /// lie, so none is scanned as a string or compared again after. Rows
+    /// mostly have the keys of the row before, and this is their path.
+    /// `None`, with the reading position and the values noted as they were,
+    /// for any other row (other keys, or text not read here): the caller
+    /// then reads it the general way ([`Self::read_object`]), which checks
+    /// the same syntax in the same places.
+    fn read_object_of_layout(&mut self, scan: &mut Scan<'_>, base: usize, layout: u32) -> Option<u32> {
+        let start = scan.at;
+        let first_value = self.values.len();
+        let read = self.read_members_of(scan, base, self.layouts[layout as usize]);
+        if read.is_none() {
+            scan.at = start;
+            self.values.truncate(first_value);
+        }
+        read.map(|()| layout)
+    }
+
+    /// [`Self::read_object_of_layout`]'s reading: `{`, then each of
+    /// `layout`'s keys as a plain string (the layout's keys hold no quote,
+    /// backslash or control character, so the same bytes between quotes
+    /// are the same key), its colon and its value, then `}`.
+    fn read_members_of(&mut self, scan: &mut Scan<'_>, base: usize, layout: Layout) -> Option<()> {
+        let offset = |at: usize| (at - base) as u32;
+        let bytes = scan.text.as_bytes();
+        let keys = &self.keys[layout.first_key as usize..][..layout.len as usize];
+        scan.eat(b'{').then_some(())?;
+        for (i, key) in keys.iter().enumerate() {
+            if i > 0 {
+                scan.space();
+                scan.eat(b',').then_some(())?;
+            }
+            scan.space();
+            let key = key.text(&scan.text[base..]).as_bytes();
+            let end = scan.at + key.len() + 2;
+            let quoted = bytes.get(scan.at..end)?;
+            if quoted[0] != b'"' || quoted[key.len() + 1] != b'"' || !same_bytes(&quoted[1..=key.len()], key) {
+                return None;
+            }
+            scan.at = end;
+            scan.space();
+            scan.eat(b':').then_some(())?;
+            scan.space();
+            let start = scan.at;
+            let mark = read_value(scan)?;
+            self.values.push(Span { start: offset(start), end: offset(scan.at) | mark });
+        }
+        scan.space();
+        scan.eat(b'}').then_some(())
     }
 
     /// The layout of a row object's keys (`text` is where their spans
@@ -289,6 +340,18 @@ impl RowsText {
     /// Every row as `serde_json` reads it.
     pub(crate) fn into_values(self) -> Vec<Value> {
         self.rows.iter().map(|row| parse(row.span.text(&self.text))).collect()
+    }
+}
+
+/// A row object's member value (`scan` at its first byte), read past:
+/// [`ESCAPED`] for a string holding an escape, else 0.
+fn read_value(scan: &mut Scan<'_>) -> Option<u32> {
+    if scan.peek() == Some(b'"') {
+        Some(if scan.string()? { ESCAPED } else { 0 })
+    } else {
+        // The row object is one level of nesting.
+        scan.value(MOST_DEPTH - 1)?;
+        Some(0)
     }
 }
 
@@ -599,6 +662,64 @@ mod tests {
             layouts,
             [Some(0), Some(0), Some(1), Some(0), Some(2), Some(0), None, Some(3), Some(4), Some(5), Some(6)]
         );
+    }
+
+    #[test]
+    fn a_row_with_the_keys_of_the_row_before_is_read_as_any_other_row() {
+        // Each row after the first is tried against the layout of the row
+        // before (`read_object_of_layout`), then read the general way. The
+        // oracle for the values is serde_json; the layouts are reasoned
+        // below. Rows 1 and 2 are row 0's keys with blank space everywhere
+        // and a value holding escapes.
+        let rows_text = concat!(
+            r#"[{"ab":1,"c":"x"}, { "ab" : 2 , "c" : "y" } ,{"ab":"\n\"","c":"z"},"#,
+            r#"{"a":1,"c":"x"},{"ab":1,"c":"x"},{"abc":1,"c":"x"},{"ab":1,"c":"x"},{"ax":1,"c":"x"},"#,
+            r#"{"a\u0062":1,"c":"x"},{"ab":1,"c":"x"},{"ab":1,"c":"x","d":2},{"ab":1},"#,
+            r#"{"c":"x","ab":1},{"ab":[1,{"c":2}],"c":{"ab":3}}]"#
+        );
+        let rows = kept(rows_text).expect("kept");
+        let expected: Vec<Value> = serde_json::from_str(rows_text).expect("JSON");
+        let mut layouts = Vec::new();
+        for (index, expected) in expected.iter().enumerate() {
+            let JsonRow::Object(row) = rows.row(index) else { panic!("row {index} is an object") };
+            assert_eq!(row.into_value(), *expected, "row {index}");
+            let Some(cells) = row.cells() else {
+                layouts.push(None);
+                continue;
+            };
+            layouts.push(Some(cells.layout));
+            for (key, value) in expected.as_object().expect("object") {
+                assert_eq!(cells.cell(key).cell_ref().to_value(), *value, "row {index}, {key}");
+            }
+        }
+        // Rows 0-2: layout 0. Row 3 (a key that is a prefix of "ab"): a new
+        // one, 1. Row 4 is not row 3's, and is found among the recent
+        // layouts: 0. Row 5 ("abc", of which "ab" is a prefix): 2; row 6: 0;
+        // row 7 (a key as long as "ab"): 3. Row 8's key holds an escape (the
+        // same key once read): a tree; row 9, after it, found among the
+        // recent: 0. A key more (row 10): 4; one fewer (row 11): 5; the same
+        // keys in the other order (row 12): 6. Row 13 has row 0's keys with
+        // nested values holding its keys: by then layout 0 is more than
+        // four layouts back, so a new one, 7.
+        let expected_layouts = [0, 0, 0, 1, 0, 2, 0, 3, u32::MAX, 0, 4, 5, 6, 7];
+        let expected_layouts: Vec<Option<usize>> =
+            expected_layouts.iter().map(|&layout| (layout != u32::MAX).then_some(layout as usize)).collect();
+        assert_eq!(layouts, expected_layouts);
+        // A row that starts as the row before's and then breaks the syntax
+        // is refused, as serde_json refuses it.
+        for broken in [
+            r#"[{"ab":1,"c":"x"},{"ab":1,"c":"x",}]"#,
+            r#"[{"ab":1,"c":"x"},{"ab":1 "c":"x"}]"#,
+            r#"[{"ab":1,"c":"x"},{"ab" 1,"c":"x"}]"#,
+            r#"[{"ab":1,"c":"x"},{"ab":1,"c":"x"]"#,
+            r#"[{"ab":1,"c":"x"},{"ab":1,"c":"x"#,
+            r#"[{"ab":1,"c":"x"},{"ab":1,"c":x}]"#,
+            r#"[{"ab":1,"c":"x"},{"ab":1,"c":"\x"}]"#,
+            "[{\"ab\":1,\"c\":\"x\"},{\"ab\":1,\"c\":\"\u{1}\"}]",
+        ] {
+            assert!(serde_json::from_str::<Value>(broken).is_err(), "{broken}");
+            assert!(kept(broken).is_none(), "{broken}");
+        }
     }
 
     #[test]
