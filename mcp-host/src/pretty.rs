@@ -45,12 +45,40 @@ pub(crate) fn pretty_escaped(json: &str) -> Option<String> {
     String::from_utf8(indent::<true>(json)?).ok()
 }
 
+/// A text this long or longer is checked on a second thread while this
+/// one indents it: the two passes are each about a tenth of a large call
+/// on stdio (an uncapped 100,000-movement `reconcile`, 14 MB of JSON), and
+/// a thread costs tens of microseconds.
+const CHECKED_BESIDE: usize = 1 << 20;
+
 /// The indented text of `json`, escaped as [`pretty_escaped`] says when
-/// `ESCAPED`; see [`pretty`].
+/// `ESCAPED`; see [`pretty`]. Nothing is returned unless `json` is one
+/// JSON value: checked first, or, for a large text, at the same time on
+/// another thread (indenting text that is not JSON is safe, and its
+/// result is dropped).
 fn indent<const ESCAPED: bool>(json: &str) -> Option<Vec<u8>> {
-    if !json.starts_with('{') || !is_json(json) {
+    if !json.starts_with('{') {
         return None;
     }
+    if json.len() >= CHECKED_BESIDE {
+        let indented = std::thread::scope(|scope| {
+            let check = std::thread::Builder::new().name("mcpv-check".to_owned()).spawn_scoped(scope, || is_json(json));
+            let indented = indent_unchecked::<ESCAPED>(json);
+            // No thread to be had: checked here, after.
+            let is_json = check.map_or_else(|_| is_json(json), |check| check.join().unwrap_or(false));
+            indented.filter(|_| is_json)
+        });
+        return indented;
+    }
+    if !is_json(json) {
+        return None;
+    }
+    indent_unchecked::<ESCAPED>(json)
+}
+
+/// [`indent`]'s pass, on text not yet known to be JSON: it reads only
+/// within `json` and may return anything for text that is not.
+fn indent_unchecked<const ESCAPED: bool>(json: &str) -> Option<Vec<u8>> {
     let bytes = json.as_bytes();
     let extra = if ESCAPED { bytes.len() / 2 } else { bytes.len() / 3 };
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len() + extra);
@@ -235,6 +263,26 @@ mod tests {
         let mut deserializer = serde_json::Deserializer::from_str(&text);
         deserializer.disable_recursion_limit();
         assert!(serde::de::IgnoredAny::deserialize(&mut deserializer).is_ok(), "still one JSON value");
+    }
+
+    #[test]
+    fn a_large_text_is_checked_as_a_small_one_is() {
+        // Past CHECKED_BESIDE the check runs beside the indenting: the same
+        // answers, a broken value anywhere in the text refused.
+        let items: Vec<String> = (0..40_000).map(|n| format!(r#"{{"n":{n},"s":"x\"y","v":[1.5,null]}}"#)).collect();
+        let compact = format!(r#"{{"items":[{}]}}"#, items.join(","));
+        assert!(compact.len() > CHECKED_BESIDE);
+        assert_eq!(pretty(&compact), Some(reference(&compact)));
+        assert_eq!(pretty_escaped(&compact), Some(escaped(&reference(&compact))));
+        // A digit 1 near the start, in the middle and near the end, replaced.
+        let ones: Vec<usize> = compact.match_indices('1').map(|(at, _)| at).collect();
+        let places = [ones[0], ones[ones.len() / 2], ones[ones.len() - 1]];
+        for (at, broken) in places.into_iter().zip(["tru", "1.}", "\\x"]) {
+            let text = format!("{}{broken}{}", &compact[..at], &compact[at + 1..]);
+            assert!(serde_json::from_str::<Value>(&text).is_err(), "{broken}");
+            assert_eq!(pretty(&text), None, "{broken}");
+            assert_eq!(pretty_escaped(&text), None, "{broken}");
+        }
     }
 
     #[test]
