@@ -57,6 +57,14 @@ impl Direction {
     }
 
     fn parse_text(given: &str) -> Option<Direction> {
+        // Most directions are given as one of the words already (each is
+        // its own casefolded, stripped form): no folded copy is made.
+        if IN_WORDS.contains(&given) {
+            return Some(Direction::In);
+        }
+        if OUT_WORDS.contains(&given) {
+            return Some(Direction::Out);
+        }
         let token = text::casefold(text::strip(given));
         if IN_WORDS.contains(&token.as_str()) {
             Some(Direction::In)
@@ -661,4 +669,37 @@ and movements must be an array"
     let ok = outcome.closes() == Some(true);
     let result = abridged_envelope("reconcile", ok, verdict, &findings, findings_omitted, guidance, payload);
     Ok(result.with_list("movements", outcome.listed_movements(cap)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_direction_given_as_one_of_the_words_reads_as_its_folded_form_does() {
+        // `parse_text` takes a word given exactly without folding it: right
+        // only while each word is its own stripped, casefolded form.
+        for word in IN_WORDS.iter().chain(&OUT_WORDS) {
+            assert_eq!(text::casefold(text::strip(word)), *word);
+        }
+        // Given otherwise, the word is folded first (Python's
+        // `str.strip().casefold()`): upper case, blank space, a non-ASCII
+        // capital whose fold is not its lower case (U+1E9E folds to "ss").
+        let cases = [
+            ("in", Some("in")),
+            (" IN\t", Some("in")),
+            ("Credit", Some("in")),
+            ("OUT", Some("out")),
+            ("\u{a0}dr ", Some("out")),
+            ("-", Some("out")),
+            ("+", Some("in")),
+            ("inflow ", Some("in")),
+            ("outs", None),
+            ("", None),
+            ("\u{1e9e}", None),
+        ];
+        for (given, expected) in cases {
+            assert_eq!(Direction::parse_text(given).map(Direction::name), expected, "{given:?}");
+        }
+    }
 }
