@@ -14,6 +14,8 @@ pub mod abi;
 mod arena;
 pub mod js;
 mod json_text;
+#[cfg(any(target_arch = "wasm32", test))]
+mod memcmp;
 
 /// Every allocation of the module: a region of its initial memory first,
 /// so that a small call never grows memory (see `arena.rs`).
