@@ -17,6 +17,7 @@ use crate::entities::{group_by_key, read_rows, KeyedRow, RowRef};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity};
 use crate::hashing::Fixed;
+use crate::json_rows::ColumnPositions;
 use crate::listing::{self, LeftOut, Listing, PageOutcome};
 use crate::near_match::{Clustering, Signature};
 use crate::output::Output;
@@ -218,8 +219,13 @@ legitimately share the key {quoted}?"
 }
 
 /// The normalised values of `fields` on a row, or `None` if any is blank.
-fn signature_of(row: &RowRef<'_>, fields: &[String], case_sensitive: bool) -> Option<Vec<String>> {
-    row.signature(fields, case_sensitive)
+fn signature_of(
+    row: &RowRef<'_>,
+    fields: &[String],
+    case_sensitive: bool,
+    at: &mut ColumnPositions,
+) -> Option<Vec<String>> {
+    row.signature(fields, case_sensitive, at)
 }
 
 fn signature_groups<'r, 'a>(
@@ -349,10 +355,11 @@ fn find_groups<'r, 'a>(
 
     if let Some(fields) = request.match_fields.as_deref().filter(|fields| !fields.is_empty()) {
         // One row per key (its first), in sorted key order, with its signature.
+        let mut at = ColumnPositions::default();
         let candidates: Vec<(&KeyedRow, Vec<String>)> = by_key
             .iter()
             .filter_map(|(_, items)| {
-                signature_of(&items[0].row, fields, request.case_sensitive).map(|token| (items[0], token))
+                signature_of(&items[0].row, fields, request.case_sensitive, &mut at).map(|token| (items[0], token))
             })
             .collect();
         signature_groups(&candidates, fields, &request.key, &mut book, &mut findings);

@@ -94,8 +94,16 @@ impl RowRef<'_> {
     }
 
     /// [`normalise_key`] of the value of each column of `names`, or `None`
-    /// when one is blank or missing: the row's signature, read once.
-    pub(crate) fn signature(&self, names: &[String], case_sensitive: bool) -> Option<Vec<String>> {
+    /// when one is blank or missing: the row's signature, read once. `at`
+    /// holds where `names` are in a row object's layout, found once per
+    /// layout: the caller keeps one for all the rows it asks (rows of one
+    /// call, so of one [`RowsText`]), each time with the same `names`.
+    pub(crate) fn signature(
+        &self,
+        names: &[String],
+        case_sensitive: bool,
+        at: &mut ColumnPositions,
+    ) -> Option<Vec<String>> {
         let of_map = |map: &Map<String, Value>| {
             names.iter().map(|name| normalise_key(map.get(name).unwrap_or(&Value::Null), case_sensitive)).collect()
         };
@@ -103,7 +111,6 @@ impl RowRef<'_> {
             RowRef::Tree(map) => of_map(map),
             RowRef::Text(object) => match object.cells() {
                 Some(cells) => {
-                    let mut at = ColumnPositions::default();
                     at.refresh(&cells, names.iter().map(String::as_str));
                     (0..names.len()).map(|i| key_of(&at.cell(&cells, i), case_sensitive)).collect()
                 }
