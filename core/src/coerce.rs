@@ -126,13 +126,26 @@ impl<'a> Coerced<'a> {
     }
 
     /// Python `str(value)`.
+    // Inlined, so that text (what a pattern, a length or a format rule
+    // reads, cell after cell) is borrowed where it is asked for; every
+    // other value's text is written out of line.
+    #[inline]
     pub(crate) fn str_of(&self) -> Cow<'_, str> {
         match self {
             Coerced::Text(s) => Cow::Borrowed(s),
-            Coerced::Date(y, m, d) => Cow::Owned(isodate::iso_date(*y, *m, *d)),
-            Coerced::Datetime(moment) => Cow::Owned(moment.isoformat()),
-            Coerced::Float(x) => Cow::Owned(Cell::float(*x).str_of()),
-            Coerced::Cell(cell) => Cow::Owned(cell.str_of()),
+            other => Cow::Owned(other.written_str()),
+        }
+    }
+
+    /// Python `str(value)` for a value that is not text.
+    #[inline(never)]
+    fn written_str(&self) -> String {
+        match self {
+            Coerced::Text(s) => (*s).to_owned(),
+            Coerced::Date(y, m, d) => isodate::iso_date(*y, *m, *d),
+            Coerced::Datetime(moment) => moment.isoformat(),
+            Coerced::Float(x) => Cell::float(*x).str_of(),
+            Coerced::Cell(cell) => cell.str_of(),
         }
     }
 
