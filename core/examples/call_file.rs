@@ -3,9 +3,11 @@
 //!     cargo run --release -p mcp-validation-core --example call_file -- \
 //!         validate_rows args.json [data.csv | -] [repeat]
 //!
-//! With a CSV file, its text is added to the arguments as `csv`. Prints the
-//! time of each call and the result's size on stderr; the result of the last
-//! call on stdout.
+//! With a CSV file, its bytes go beside the arguments
+//! (`call_tool_with_csv`), as the host hands a file behind `--data-root` to
+//! the module: the call is the one with `csv` set to the file's text. Prints
+//! the time of each call and the result's size on stderr; the result of the
+//! last call on stdout.
 
 use std::time::Instant;
 
@@ -15,18 +17,20 @@ fn main() {
         eprintln!("usage: call_file TOOL ARGS.json [DATA.csv] [REPEAT]");
         std::process::exit(2);
     };
-    let mut object: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(arguments).expect("read the arguments")).expect("arguments JSON");
-    if let Some(csv) = rest.first().filter(|path| path.as_str() != "-") {
-        let text = std::fs::read_to_string(csv).expect("read the CSV");
-        object["csv"] = serde_json::Value::String(text);
-    }
+    let bytes = std::fs::read(arguments).expect("read the arguments");
+    let csv = rest.first().filter(|path| path.as_str() != "-").map(|path| std::fs::read(path).expect("read the CSV"));
     let repeat: usize = rest.get(1).map_or(1, |n| n.parse().expect("REPEAT is a number"));
-    let bytes = serde_json::to_vec(&object).expect("serialise");
     let mut last = String::new();
     for _ in 0..repeat {
         let start = Instant::now();
-        last = match validation_core::call_tool_json(tool, &bytes) {
+        let result = match &csv {
+            None => validation_core::call_tool_json(tool, &bytes),
+            Some(csv) => {
+                let args: serde_json::Value = serde_json::from_slice(&bytes).expect("arguments JSON");
+                validation_core::call_tool_with_csv(tool, args, csv.clone()).map(|output| output.to_json_text())
+            }
+        };
+        last = match result {
             Ok(result) => result,
             Err(err) => err.to_json().to_string(),
         };

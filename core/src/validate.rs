@@ -284,6 +284,53 @@ impl RecordReading {
 /// Check one row: counted where no list shows it, built and checked in full where one does.
 fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: Option<usize>, data: RowData<'_, '_>) {
     outcome.rows_in += 1;
+    match data {
+        RowData::Record(record) => validate_record(plan, outcome, index, line, record),
+        data => validate_json(plan, outcome, index, line, data),
+    }
+}
+
+/// Check a CSV record: counted from its fields where it can be, in full
+/// where a list shows it (or where only its row object says what a cell is).
+/// (A function of its own, taking the record by value: the count of a
+/// record holds nothing to drop.)
+fn validate_record(
+    plan: &mut Plan<'_>,
+    outcome: &mut Outcome,
+    index: usize,
+    line: Option<usize>,
+    record: RecordRef<'_, '_>,
+) {
+    let fields = plan.checks.fields();
+    if let RecordReading::Undecided = plan.records {
+        plan.records = RecordReading::for_header(fields, record.header);
+    }
+    let RecordReading::Fields { positions, writable } = &plan.records else {
+        let fields = record.fields;
+        validate_in_full(plan, outcome, index, line, (RowData::Record(record), Some(fields)), false);
+        return;
+    };
+    outcome.note_columns_of_record(fields, &record);
+    // As a JSON row object read from text, below.
+    let writes = *writable && outcome.export.is_none() && outcome.accepted.has_room();
+    let cells = RowCells::Record { fields: record.fields, positions };
+    let verdict = count_row((&mut plan.checks, &mut plan.count, &mut plan.changed), index, &cells, writes);
+    if writes && verdict == RowVerdict::Pass {
+        let place = |field: usize| positions[field];
+        accept_written(outcome, &mut plan.changed, place, |out, changed| {
+            record.write_row(out, changed);
+        });
+        return;
+    }
+    if !settle_counted(outcome, fields, verdict, &plan.count.found, Some(record.fields)) {
+        let fields = record.fields;
+        validate_in_full(plan, outcome, index, line, (RowData::Record(record), Some(fields)), true);
+    }
+}
+
+/// Check a JSON row: counted from its cells where it is an object, in full
+/// where a list shows it (or where it must be read as a tree).
+fn validate_json(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: Option<usize>, data: RowData<'_, '_>) {
     let fields = plan.checks.fields();
     let counted = match &data {
         RowData::Json(Value::Object(row)) => {
@@ -294,30 +341,6 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
                 &RowCells::Object(row),
                 false,
             ))
-        }
-        RowData::Record(record) => {
-            if let RecordReading::Undecided = plan.records {
-                plan.records = RecordReading::for_header(fields, record.header);
-            }
-            match &plan.records {
-                RecordReading::Fields { positions, writable } => {
-                    outcome.note_columns_of_record(fields, record);
-                    // As a JSON row object read from text, below.
-                    let writes = *writable && outcome.export.is_none() && outcome.accepted.has_room();
-                    let cells = RowCells::Record { fields: record.fields, positions };
-                    let verdict =
-                        count_row((&mut plan.checks, &mut plan.count, &mut plan.changed), index, &cells, writes);
-                    if writes && verdict == RowVerdict::Pass {
-                        let place = |field: usize| positions[field];
-                        accept_written(outcome, &mut plan.changed, place, |out, changed| {
-                            record.write_row(out, changed);
-                        });
-                        return;
-                    }
-                    Some(verdict)
-                }
-                RecordReading::Undecided | RecordReading::RowObject => None,
-            }
         }
         // Its cells read from its text; a row whose keys must be read as a
         // tree (escaped or repeated) is checked in full, as it is listed.
@@ -355,32 +378,60 @@ fn validate_one(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line: 
             }
             None => None,
         },
-        RowData::Json(_) => None,
-    };
-    // The record's fields as read, for an export's CSV files.
-    let record = match &data {
-        RowData::Record(record) => Some(record.fields),
-        RowData::Json(_) | RowData::Object(_) => None,
+        RowData::Json(_) | RowData::Record(_) => None,
     };
     if let Some(verdict) = counted {
-        let has_findings = !plan.count.found.is_empty();
-        let quarantined = verdict == RowVerdict::Quarantine;
-        let exported_in_full = outcome.export.as_ref().is_some_and(|e| e.needs_full_row(quarantined, has_findings));
-        if !exported_in_full && !outcome.lists(verdict, has_findings) {
-            // A clean record an export still writes, as it was read.
-            if let (Some(export), Some(fields)) = (&mut outcome.export, record) {
-                export.accepted_record(fields);
-            }
-            outcome.count_unlisted(fields, verdict, &plan.count.found);
+        if settle_counted(outcome, fields, verdict, &plan.count.found, None) {
             return;
         }
     }
+    validate_in_full(plan, outcome, index, line, (data, None), counted.is_some());
+}
+
+/// Count a row that its counted check (`verdict`, `found`) says no list
+/// shows, and say so; `false` when the row must be checked in full (a list
+/// shows it, or an export writes it in full). `record` is a CSV record's
+/// fields as read, which an export writes as they are.
+fn settle_counted(
+    outcome: &mut Outcome,
+    fields: &[Field],
+    verdict: RowVerdict,
+    found: &[(Option<usize>, &'static str, Severity)],
+    record: Option<&[Cow<'_, str>]>,
+) -> bool {
+    let has_findings = !found.is_empty();
+    let quarantined = verdict == RowVerdict::Quarantine;
+    let exported_in_full = outcome.export.as_ref().is_some_and(|e| e.needs_full_row(quarantined, has_findings));
+    if exported_in_full || outcome.lists(verdict, has_findings) {
+        return false;
+    }
+    // A clean record an export still writes, as it was read.
+    if let (Some(export), Some(fields)) = (&mut outcome.export, record) {
+        export.accepted_record(fields);
+    }
+    outcome.count_unlisted(fields, verdict, found);
+    true
+}
+
+/// Check a row that a list shows (or that could not be counted) in full,
+/// from its row object. Out of line: a few rows of a large table come
+/// here, and kept apart, the count every row takes stays a small function.
+#[inline(never)]
+fn validate_in_full(
+    plan: &mut Plan<'_>,
+    outcome: &mut Outcome,
+    index: usize,
+    line: Option<usize>,
+    (data, record): (RowData<'_, '_>, Option<&[Cow<'_, str>]>),
+    counted: bool,
+) {
+    let fields = plan.checks.fields();
     let row = data.into_value();
     let Value::Object(row) = row else {
         quarantine_non_object(outcome, index, line, row);
         return;
     };
-    if counted.is_none() {
+    if !counted {
         outcome.note_columns_of_object(fields, &row);
     }
     validate_listed(plan, outcome, index, line, (row, record));
@@ -518,17 +569,33 @@ fn accept_written(
     outcome.accepted.push(item);
 }
 
+/// What [`check_rows`] hands each row to: the call's plan and what the
+/// rows so far gave. A type, not a `dyn FnMut`, so that a reader's loop
+/// calls [`validate_one`] directly.
+struct Checker<'f> {
+    plan: Plan<'f>,
+    outcome: Outcome,
+}
+
+impl Checker<'_> {
+    /// Check row `index` (on CSV line `line`).
+    fn row(&mut self, index: usize, line: Option<usize>, data: RowData<'_, '_>) {
+        validate_one(&mut self.plan, &mut self.outcome, index, line, data);
+    }
+}
+
 /// Check every row `read` hands over, in order: counts and tallies over
 /// all of them, lists up to the call's windows.
-fn check_rows(
-    call: &Call,
+fn check_rows<'f>(
+    call: &'f Call,
     export: Option<Export>,
-    read: impl FnOnce(&mut dyn FnMut(usize, Option<usize>, RowData<'_, '_>)) -> Result<(), ToolError>,
+    read: impl FnOnce(&mut Checker<'f>) -> Result<(), ToolError>,
 ) -> Result<Outcome, ToolError> {
-    let mut outcome = Outcome::new(&call.listing, export);
-    let mut plan = Plan::new(&call.fields, &call.table, &call.rules, call.row_key.as_deref());
-    read(&mut |index, line, data| validate_one(&mut plan, &mut outcome, index, line, data))?;
-    Ok(outcome)
+    let outcome = Outcome::new(&call.listing, export);
+    let plan = Plan::new(&call.fields, &call.table, &call.rules, call.row_key.as_deref());
+    let mut checker = Checker { plan, outcome };
+    read(&mut checker)?;
+    Ok(checker.outcome)
 }
 
 /// How the guidance says which quarantined rows the result lists.
@@ -951,7 +1018,9 @@ pub(crate) fn validate_rows_exporting(
     exporting: bool,
 ) -> Result<(Output, Vec<ExportFile>), ToolError> {
     let (call, source, export) = Call::bind(args, exporting)?;
-    let outcome = check_rows(&call, export, |visit| source.for_each(visit).map(drop))?;
+    let outcome = check_rows(&call, export, |checker| {
+        source.for_each(|index, line, data| checker.row(index, line, data)).map(drop)
+    })?;
     let (report, export) = outcome.into_report();
     Ok(call.result(report, export))
 }
@@ -997,7 +1066,9 @@ pub(crate) fn validate_rows_part(args: Arguments, head: Option<&str>) -> Result<
         (RowSource::Csv(text), _) => text,
         // A part of a `rows` array is those rows, read as any rows are.
         (source, None) => {
-            let outcome = check_rows(&call, None, |visit| source.for_each(visit).map(drop))?;
+            let outcome = check_rows(&call, None, |checker| {
+                source.for_each(|index, line, data| checker.row(index, line, data)).map(drop)
+            })?;
             return Ok(outcome.into_report().0.into_part(0));
         }
         (_, Some(_)) => {
@@ -1010,10 +1081,10 @@ pub(crate) fn validate_rows_part(args: Arguments, head: Option<&str>) -> Result<
     }
     .map_err(csv_error)?;
     let first_line = reader.line();
-    let outcome = check_rows(&call, None, |visit| {
+    let outcome = check_rows(&call, None, |checker| {
         let mut index = 0;
         while let Some((line, record)) = reader.next_record_ref().map_err(csv_error)? {
-            visit(index, Some(line), RowData::Record(record));
+            checker.row(index, Some(line), RowData::Record(record));
             index += 1;
         }
         Ok(())
