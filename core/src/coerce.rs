@@ -115,7 +115,19 @@ impl<'a> Coerced<'a> {
     }
 
     /// Python `float(value)`; `None` where Python raises.
+    // Inlined for a number column's value, already a float (what `min`,
+    // `max` and `range` read); every other value is read out of line.
+    #[inline]
     pub(crate) fn to_float(&self) -> Option<f64> {
+        match self {
+            Coerced::Float(x) => Some(*x),
+            other => other.read_float(),
+        }
+    }
+
+    /// [`Coerced::to_float`] of any value.
+    #[inline(never)]
+    fn read_float(&self) -> Option<f64> {
         match self {
             Coerced::Text(s) => number::parse_float(s),
             // `float("2025-01-31")` raises.
@@ -241,7 +253,19 @@ const TRUE_WORDS: [&str; 5] = ["true", "t", "yes", "y", "1"];
 const FALSE_WORDS: [&str; 5] = ["false", "f", "no", "n", "0"];
 
 /// Coerce a non-blank cell to `column_type`.
+// Inlined for the commonest case, text in a string (or untyped) column,
+// which is the text itself: no call, and no result written through memory.
+#[inline]
 pub(crate) fn coerce(cell: CellRef<'_>, column_type: ColumnType) -> Result<Coerced<'_>, TypeFailure> {
+    match (cell, column_type) {
+        (CellRef::Text(s), ColumnType::Any | ColumnType::String) => Ok(Coerced::Text(s)),
+        _ => coerce_any(cell, column_type),
+    }
+}
+
+/// [`coerce`], for every cell and type.
+#[inline(never)]
+fn coerce_any(cell: CellRef<'_>, column_type: ColumnType) -> Result<Coerced<'_>, TypeFailure> {
     match cell {
         CellRef::Text(s) => coerce_text(s, column_type),
         CellRef::Json(value) => coerce_json(value, column_type).map(Coerced::Cell),

@@ -392,6 +392,7 @@ fn validate_json(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line:
 /// shows, and say so; `false` when the row must be checked in full (a list
 /// shows it, or an export writes it in full). `record` is a CSV record's
 /// fields as read, which an export writes as they are.
+#[inline]
 fn settle_counted(
     outcome: &mut Outcome,
     fields: &[Field],
