@@ -242,23 +242,14 @@ impl<'a> CsvRows<'a> {
         self.fields.clear();
         let mut i = self.position;
         loop {
-            // A quoted field's content, then any unquoted text after its
-            // closing quote (kept, as Python's csv module keeps it).
-            let quoted = if bytes.get(i) == Some(&b'"') {
-                let (content, after) = self.read_quoted(i + 1, start_line)?;
-                i = after;
-                Some(content)
+            let run_end = if bytes.get(i) == Some(&b'"') {
+                self.read_quoted_field(i, start_line)?
             } else {
-                None
+                // Unquoted text runs to the next comma or line ending.
+                let run_end = find_field_end(bytes, i);
+                self.fields.push(Cow::Borrowed(&text[i..run_end]));
+                run_end
             };
-            // Unquoted text runs to the next comma or line ending.
-            let run_end = find_field_end(bytes, i);
-            let run = &text[i..run_end];
-            self.fields.push(match quoted {
-                None => Cow::Borrowed(run),
-                Some(content) if run.is_empty() => content,
-                Some(content) => Cow::Owned(content.into_owned() + run),
-            });
             i = run_end;
             match bytes.get(i) {
                 Some(b',') => i += 1,
@@ -277,6 +268,20 @@ impl<'a> CsvRows<'a> {
         }
         self.position = i;
         Ok(())
+    }
+
+    /// Read the field whose opening quote is at `i` into `self.fields`: the
+    /// quoted content, then any unquoted text after its closing quote (kept,
+    /// as Python's csv module keeps it). Returns where that text ends.
+    /// (Out of line: most fields are not quoted, and their loop stays small.)
+    #[inline(never)]
+    fn read_quoted_field(&mut self, i: usize, start_line: usize) -> Result<usize, CsvError> {
+        let (content, after) = self.read_quoted(i + 1, start_line)?;
+        let bytes = self.text.as_bytes();
+        let run_end = find_field_end(bytes, after);
+        let run = &self.text[after..run_end];
+        self.fields.push(if run.is_empty() { content } else { Cow::Owned(content.into_owned() + run) });
+        Ok(run_end)
     }
 
     /// Read a quoted field's content after its opening quote; returns it

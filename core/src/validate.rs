@@ -392,7 +392,10 @@ fn validate_json(plan: &mut Plan<'_>, outcome: &mut Outcome, index: usize, line:
 /// shows, and say so; `false` when the row must be checked in full (a list
 /// shows it, or an export writes it in full). `record` is a CSV record's
 /// fields as read, which an export writes as they are.
-#[inline]
+// Always inlined: called for every row, from two places (with `#[inline]`
+// alone it stayed a call, 3.5% of the 1,000,000-row file in the module).
+#[allow(clippy::inline_always)]
+#[inline(always)]
 fn settle_counted(
     outcome: &mut Outcome,
     fields: &[Field],
