@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::abridge::Abridgement;
 use crate::args::ArgReader;
 use crate::arguments::Arguments;
-use crate::entities::{group_by_key, read_rows, KeyedRow, RowRef};
+use crate::entities::{group_by_key, read_rows, KeyedRow};
 use crate::error::{ErrorCode, ToolError};
 use crate::findings::{abridged_envelope, object, verdict, Finding, Locator, Severity};
 use crate::hashing::Fixed;
@@ -218,16 +218,6 @@ legitimately share the key {quoted}?"
     }
 }
 
-/// The normalised values of `fields` on a row, or `None` if any is blank.
-fn signature_of(
-    row: &RowRef<'_>,
-    fields: &[String],
-    case_sensitive: bool,
-    at: &mut ColumnPositions,
-) -> Option<Vec<String>> {
-    row.signature(fields, case_sensitive, at)
-}
-
 fn signature_groups<'r, 'a>(
     candidates: &[(&'r KeyedRow<'a>, Vec<String>)],
     fields: &[String],
@@ -359,7 +349,7 @@ fn find_groups<'r, 'a>(
         let candidates: Vec<(&KeyedRow, Vec<String>)> = by_key
             .iter()
             .filter_map(|(_, items)| {
-                signature_of(&items[0].row, fields, request.case_sensitive, &mut at).map(|token| (items[0], token))
+                items[0].row.signature(fields, request.case_sensitive, &mut at).map(|token| (items[0], token))
             })
             .collect();
         signature_groups(&candidates, fields, &request.key, &mut book, &mut findings);

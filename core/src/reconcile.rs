@@ -63,16 +63,14 @@ impl Direction {
     fn parse_text(given: &str) -> Option<Direction> {
         // Most directions are given as one of the words already (each is
         // its own casefolded, stripped form): no folded copy is made.
-        if IN_WORDS.contains(&given) {
-            return Some(Direction::In);
-        }
-        if OUT_WORDS.contains(&given) {
-            return Some(Direction::Out);
-        }
-        let token = text::casefold(text::strip(given));
-        if IN_WORDS.contains(&token.as_str()) {
+        Direction::of_word(given).or_else(|| Direction::of_word(&text::casefold(text::strip(given))))
+    }
+
+    /// The direction `word` is one of the words of, exactly as written.
+    fn of_word(word: &str) -> Option<Direction> {
+        if IN_WORDS.contains(&word) {
             Some(Direction::In)
-        } else if OUT_WORDS.contains(&token.as_str()) {
+        } else if OUT_WORDS.contains(&word) {
             Some(Direction::Out)
         } else {
             None
